@@ -1,0 +1,138 @@
+"""Cards are small ints; a Deck gives them names, suits, ranks and the notation both ways.
+
+>>> deck = Deck.build({"suits": {"x": {"letter": "X"}}, "ranks": ["A", 2, "K"]})
+>>> [deck.name(c) for c in range(deck.size)]
+['AX', '2X', 'KX']
+>>> deck.parse("KX")
+2
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from .errors import InvalidActionError, did_you_mean
+
+
+class Suit:
+    """A suit as expressions see it: a name, an index, a letter and the attributes the variant gives it."""
+
+    __slots__ = ("name", "index", "letter", "attrs")
+
+    def __init__(self, name: str, index: int, letter: str, attrs: dict[str, Any]) -> None:
+        self.name = name
+        self.index = index
+        self.letter = letter
+        self.attrs = attrs
+
+    def __getattr__(self, key: str) -> Any:
+        try:
+            return object.__getattribute__(self, "attrs")[key]
+        except KeyError:
+            return None
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+class Card:
+    """A card as expressions see it; interned per deck, so identity is equality."""
+
+    __slots__ = ("id", "rank", "suit", "name", "points")
+
+    def __init__(self, cid: int, rank: str, suit: Suit, name: str, points: int) -> None:
+        self.id = cid
+        self.rank = rank
+        self.suit = suit
+        self.name = name
+        self.points = points
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class Deck:
+    """The pack: card ids 0..size-1 in suit order, each with a rank label and a suit."""
+
+    suits: tuple[Suit, ...]
+    cards: tuple[Card, ...]
+    by_name: dict[str, int] = field(repr=False)
+    suit_by_name: dict[str, Suit] = field(repr=False)
+    suit_masks: tuple[int, ...] = field(repr=False)
+
+    @classmethod
+    def build(cls, spec: dict) -> "Deck":
+        """Make the deck from the variant's `deck` section (already schema-checked)."""
+        suits: list[Suit] = []
+        cards: list[Card] = []
+        default_ranks = spec.get("ranks", [])
+        points = {str(k): v for k, v in (spec.get("points") or {}).items()}
+        for i, (sname, sdef) in enumerate(spec["suits"].items()):
+            sdef = sdef or {}
+            attrs = {k: v for k, v in sdef.items() if k not in ("letter", "ranks", "points")}
+            suit = Suit(sname, i, str(sdef.get("letter", sname[0].upper())), attrs)
+            suits.append(suit)
+            spoints = {str(k): v for k, v in (sdef.get("points") or {}).items()}
+            for r in sdef.get("ranks", default_ranks):
+                label = str(r)
+                cards.append(Card(len(cards), label, suit, label + suit.letter,
+                                  spoints.get(label, points.get(label, 0))))
+        by_name = {c.name: c.id for c in cards}
+        masks = []
+        for s in suits:
+            m = 0
+            for c in cards:
+                if c.suit is s:
+                    m |= 1 << c.id
+            masks.append(m)
+        return cls(tuple(suits), tuple(cards), by_name, {s.name: s for s in suits}, tuple(masks))
+
+    @property
+    def size(self) -> int:
+        return len(self.cards)
+
+    @property
+    def full_mask(self) -> int:
+        return (1 << len(self.cards)) - 1
+
+    def name(self, cid: int) -> str:
+        return self.cards[cid].name
+
+    def parse(self, text: str) -> int:
+        """The id of a card written in notation; an InvalidActionError quoting it otherwise."""
+        key = text.strip()
+        cid = self.by_name.get(key)
+        if cid is None:
+            cid = self.by_name.get(key.upper())
+        if cid is None:
+            raise InvalidActionError(f"unknown card '{text}'{did_you_mean(key.upper(), self.by_name)}")
+        return cid
+
+    def names(self, mask: int) -> list[str]:
+        """The names of the cards in a mask, in deck order."""
+        return [self.cards[c].name for c in iter_bits(mask)]
+
+    def mask_of(self, names) -> int:
+        m = 0
+        for n in names:
+            m |= 1 << self.parse(str(n))
+        return m
+
+
+def iter_bits(mask: int) -> Iterator[int]:
+    """The card ids in a mask, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def bits(mask: int) -> list[int]:
+    """The card ids in a mask as a list, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out

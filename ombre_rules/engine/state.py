@@ -1,0 +1,501 @@
+"""One deal: `legal_actions()`, `apply(action)`, `clone()`, `view(seat)`, `result`.
+
+Actions are ints (see `Ruleset.action_str` / `Ruleset.parse_action` for the notation). Hands are bitmasks.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+from ..cards import bits
+from ..errors import IllegalActionError, OmbreError, SpecError
+from ..ruleset import Contract, Ruleset
+from .scoring import settle
+
+AUCTION, TRUMP, EXCHANGE, PLAY, CONSENT, DONE = range(6)
+PHASE_NAMES = ("auction", "trump", "exchange", "play", "consent", "done")
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How a deal ended: the outcome, tricks, and each seat's net payment (pool changes included)."""
+
+    outcome: str
+    declarer: int | None
+    contract: str | None
+    trump: str | None
+    tricks: tuple[int, ...]
+    payments: tuple[int, ...]
+    pool_before: int
+    pool_after: int
+
+    def to_dict(self) -> dict:
+        return {"outcome": self.outcome, "declarer": self.declarer, "contract": self.contract,
+                "trump": self.trump, "tricks": list(self.tricks), "payments": list(self.payments),
+                "pool_before": self.pool_before, "pool_after": self.pool_after}
+
+
+class State:
+    """The state of one deal of a variant. Create with `State(rules, seed=…)` or with given hands."""
+
+    __slots__ = ("rules", "n", "dealer", "seed", "hands", "talon", "deal_hands", "deal_talon", "pool_before",
+                 "pool", "payments", "phase", "to_move", "history", "declarer", "contract", "trump", "ctx",
+                 "turned", "high", "high_seat", "passed", "first_bidder", "round_no", "round_contracts", "ex_queue", "ex_count",
+                 "ex_min", "ex_max", "ex_can_cede", "ex_first_used", "ceded", "discards", "drawn", "last_exchanger",
+                 "trick", "trick_seats", "leader", "led", "keyrow", "best", "best_seat", "tricks", "won",
+                 "play_hands", "committed", "stopped", "conceded", "claim_pending", "concede_ok",
+                 "concede_refused", "consent_queue", "follow_rows", "trick_log", "result", "outcome")
+
+    def __init__(self, rules: Ruleset, *, seed: int | None = None, dealer: int = 0, pool: int = 0,
+                 hands: list[int] | None = None, talon: list[int] | None = None) -> None:
+        self.rules = rules
+        n = self.n = rules.players
+        if not 0 <= dealer < n:
+            raise OmbreError(f"dealer must be a seat from 0 to {n - 1}, not {dealer}")
+        self.dealer = dealer
+        self.seed = seed
+        if hands is None:
+            hands, talon = deal_cards(rules, random.Random(seed), dealer)
+        self.hands = list(hands)
+        self.talon = list(talon or [])
+        self.deal_hands = tuple(hands)
+        self.deal_talon = tuple(self.talon)
+        self.pool_before = self.pool = pool
+        self.payments = [0] * n
+        self.history: list[int] = []
+        self.declarer = -1
+        self.contract: Contract | None = None
+        self.trump = None
+        self.ctx = None
+        self.turned = -1
+        self.discards = [0] * n
+        self.drawn = [0] * n
+        self.last_exchanger = -1
+        self.ceded = False
+        self.ex_queue: list[int] = []
+        self.ex_count = self.ex_min = self.ex_max = 0
+        self.ex_can_cede = self.ex_first_used = False
+        self.trick: list[int] = []
+        self.trick_seats: list[int] = []
+        self.tricks = [0] * n
+        self.won = [0] * n
+        self.play_hands = list(self.hands)
+        self.committed = self.stopped = self.conceded = False
+        self.claim_pending = self.concede_ok = self.concede_refused = False
+        self.consent_queue: list[int] = []
+        self.trick_log: list[tuple[int, tuple[int, ...], int]] = []
+        self.result: Result | None = None
+        self.outcome: str | None = None
+        self.leader = self.led = self.best = self.best_seat = -1
+        self.keyrow: list[int] = []
+        self.follow_rows: list = []
+        if rules.ante is not None:
+            settle(self, [rules.ante])
+        self._start_auction(0, rules.main_round)
+
+    # -- public API ------------------------------------------------------------------------------------
+    @property
+    def phase_name(self) -> str:
+        return PHASE_NAMES[self.phase]
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.phase == DONE
+
+    @property
+    def current_player(self) -> int:
+        """The seat to act, or -1 when the deal is over."""
+        return -1 if self.phase == DONE else self.to_move
+
+    def order_from(self, seat: int) -> Iterator[int]:
+        """Every seat once, in order of play, starting at `seat`."""
+        nxt = self.rules.next_seat
+        s = seat
+        for _ in range(self.n):
+            yield s
+            s = nxt[s]
+
+    def legal_actions(self) -> list[int]:
+        """The legal actions of the seat to move (empty when the deal is over)."""
+        ph = self.phase
+        r = self.rules
+        if ph == PLAY:
+            hand = self.hands[self.to_move]
+            m = hand
+            if self.trick:
+                for bind, must in self.follow_rows[self.led]:
+                    if hand & bind:
+                        m = hand & must
+                        break
+            acts = bits(m)
+            if self.claim_pending:
+                acts.append(r.A_STOP)
+            if self.concede_ok and self.to_move == self.declarer and not self.concede_refused \
+                    and len(self.trick_log) < self.contract.play.concede[0]:
+                acts.append(r.A_CONCEDE)
+            return acts
+        if ph == AUCTION:
+            acts = [r.A_PASS]
+            high = self.high
+            lvl = high.level if high is not None else 0
+            acts += [r.A_BID + c.index for c in self.round_contracts if c.level > lvl]
+            if high is not None and r.auction.hold == "earlier_seat" and \
+                    self._priority(self.to_move) < self._priority(self.high_seat):
+                acts.append(r.A_HOLD)
+            return acts
+        if ph == EXCHANGE:
+            acts = []
+            if self.ex_count < self.ex_max:
+                acts = [r.A_DISCARD + c for c in bits(self.hands[self.to_move])]
+            if self.ex_count >= self.ex_min:
+                acts.append(r.A_DRAW)
+            if self.ex_can_cede and self.ex_count == 0:
+                acts.append(r.A_CEDE)
+            return acts
+        if ph == TRUMP:
+            return [r.A_TRUMP + s.index for s in self._trump_options()]
+        if ph == CONSENT:
+            return [r.A_ACCEPT, r.A_REFUSE]
+        return []
+
+    def apply(self, a: int) -> None:
+        """Apply a legal action of the seat to move; IllegalActionError (nothing changed) otherwise."""
+        r = self.rules
+        if self.phase == PLAY and 0 <= a < r.A_DISCARD:
+            hand = self.hands[self.to_move]
+            m = hand
+            if self.trick:
+                for bind, must in self.follow_rows[self.led]:
+                    if hand & bind:
+                        m = hand & must
+                        break
+            if not m >> a & 1:
+                self._illegal(a)
+            self.history.append(a)
+            self._play(a)
+            return
+        if a not in self.legal_actions():
+            self._illegal(a)
+        self.history.append(a)
+        if a >= r.A_PASS:
+            self._special(a)
+        elif a >= r.A_TRUMP:
+            self._set_trump(r.deck.suits[a - r.A_TRUMP])
+            self._continue_exchange()
+        elif a >= r.A_BID:
+            self.high = r.contracts[a - r.A_BID]
+            self.high_seat = self.to_move
+            self._next_bidder()
+        else:
+            bit = 1 << (a - r.A_DISCARD)
+            self.hands[self.to_move] ^= bit
+            self.discards[self.to_move] |= bit
+            self.ex_count += 1
+
+    def apply_str(self, text: str) -> int:
+        """Parse an action in notation and apply it; returns the action id."""
+        a = self.rules.parse_action(text)
+        self.apply(a)
+        return a
+
+    def action_str(self, a: int) -> str:
+        return self.rules.action_str(a)
+
+    def clone(self) -> "State":
+        """An independent copy (cheap: lists are copied, everything else is shared or immutable)."""
+        c = State.__new__(State)
+        for name in State.__slots__:
+            v = getattr(self, name)
+            setattr(c, name, v[:] if type(v) is list else v)
+        return c
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """What one seat may see now (its hand, public information, its own discards)."""
+        from .view import view
+
+        return view(self, seat)
+
+    def returns(self) -> list[int]:
+        """Each seat's net payment once the deal is over (zeros before)."""
+        return list(self.result.payments) if self.result else [0] * self.n
+
+    # -- helpers ---------------------------------------------------------------------------------------
+    def _illegal(self, a: int) -> None:
+        r = self.rules
+        legal = self.legal_actions()
+        shown = ", ".join(r.action_str(x) for x in legal) if legal else "nothing (the deal is over)"
+        what = r.action_str(a) if 0 <= a < r.num_actions else str(a)
+        raise IllegalActionError(f"'{what}' is not legal for seat {self.to_move} in {self.phase_name}; "
+                                 f"legal: {shown}")
+
+    def _priority(self, seat: int) -> int:
+        return (seat - self.first_bidder) % self.n
+
+    def env(self):
+        from ..envs import DealEnv
+
+        return DealEnv(self, self.ctx)
+
+    def eval(self, expr, env=None) -> Any:
+        """Evaluate a deal-level expression; a failure is reported at the expression's place."""
+        try:
+            return expr(env or self.env())
+        except OmbreError:
+            raise
+        except Exception as ex:
+            raise SpecError(f"expression '{expr.text}' failed: {ex}", expr.loc) from None
+
+    # -- auction ---------------------------------------------------------------------------------------
+    def _start_auction(self, rnd: int, contracts) -> None:
+        self.phase = AUCTION
+        self.high = None
+        self.high_seat = -1
+        self.passed = [False] * self.n
+        self.round_contracts = contracts
+        first = self.eval(self.rules.auction.first)
+        self.first_bidder = self.to_move = first
+        self.round_no = rnd
+
+    def _next_bidder(self) -> None:
+        s = self.to_move
+        for _ in range(self.n):
+            s = self.rules.next_seat[s]
+            if not self.passed[s] and s != self.high_seat:
+                self.to_move = s
+                return
+        self._end_auction()
+
+    def _end_auction(self) -> None:
+        r = self.rules
+        if self.high is not None:
+            self._begin_contract(self.high_seat, self.high)
+            return
+        ap = r.auction
+        if ap.all_pass == "force":
+            who = self.eval(ap.force_who)
+            self._begin_contract(int(who), ap.force_contract)
+        elif ap.all_pass == "auction" and self.round_no == 0 and ap.extra_round:
+            self._start_auction(1, ap.extra_round)
+        else:
+            self._finish("all_pass")
+
+    # -- contract, trump, exchange ------------------------------------------------------------------
+    def _begin_contract(self, seat: int, contract: Contract) -> None:
+        self.declarer = seat
+        self.contract = contract
+        mode = contract.trump_mode
+        if mode == "turned":
+            if not self.talon:
+                raise SpecError(f"contract '{contract.name}' turns a trump but the talon is empty")
+            self.turned = self.talon[0]
+            self._set_trump(self.rules.deck.cards[self.turned].suit)
+        elif mode == "fixed":
+            self._set_trump(contract.fixed_suit)
+        elif mode == "none":
+            self._set_trump(None)
+        self.ex_queue = [seat] + [p for p in self.order_from(self.rules.next_seat[seat]) if p != seat] \
+            if contract.exchange.defenders else [seat]
+        self.ex_first_used = False
+        if mode == "named" and not contract.trump_after_exchange:
+            self.phase = TRUMP
+            self.to_move = seat
+            return
+        self._continue_exchange()
+
+    def _trump_options(self):
+        c = self.contract
+        suits = self.rules.deck.suits
+        if c.trump_allowed is None:
+            return suits
+        env = self.env()
+        out = []
+        for s in suits:
+            env.choice = s
+            if self.eval(c.trump_allowed, env):
+                out.append(s)
+        return out or suits
+
+    def _set_trump(self, suit) -> None:
+        self.trump = suit
+        ctx = self.ctx = self.rules.context(self.contract.ranking, suit)
+        self.follow_rows = ctx.follow[self.contract.play.follow]
+
+    def _continue_exchange(self) -> None:
+        """Give the next exchanger his turn, skipping those who may change nothing; then start play."""
+        ex = self.contract.exchange
+        while self.ex_queue:
+            if self.phase != TRUMP and self.contract.trump_mode == "named" and self.trump is None \
+                    and self.ex_queue[0] != self.declarer:
+                self.phase = TRUMP
+                self.to_move = self.declarer
+                return
+            seat = self.ex_queue.pop(0)
+            env = self.env()
+            if seat == self.declarer:
+                lim = ex.declarer
+            else:
+                lim = ex.other if self.ex_first_used else ex.first
+            cap = min(int(self.eval(lim.max, env)), len(self.talon), bin(self.hands[seat]).count("1"))
+            lo = min(max(int(self.eval(lim.min, env)), 0), cap)
+            first_defender = seat != self.declarer and not self.ex_first_used
+            if seat != self.declarer:
+                self.ex_first_used = True
+            if cap <= 0:
+                continue
+            self.phase = EXCHANGE
+            self.to_move = seat
+            self.ex_count = 0
+            self.ex_min, self.ex_max = lo, cap
+            self.ex_can_cede = (first_defender and ex.defender_first == "ceded" and not self.ceded
+                                and bool(self.ex_queue))
+            return
+        if self.contract.trump_mode == "named" and self.trump is None:
+            self.phase = TRUMP
+            self.to_move = self.declarer
+            return
+        self._start_play()
+
+    def _special(self, a: int) -> None:
+        r = self.rules
+        seat = self.to_move
+        if a == r.A_PASS:
+            self.passed[seat] = True
+            self._next_bidder()
+        elif a == r.A_HOLD:
+            self.high_seat = seat
+            self._next_bidder()
+        elif a == r.A_DRAW:
+            k = self.ex_count
+            got = self.talon[:k]
+            del self.talon[:k]
+            m = 0
+            for c in got:
+                m |= 1 << c
+            self.hands[seat] |= m
+            self.drawn[seat] |= m
+            self.last_exchanger = seat
+            self._continue_exchange()
+        elif a == r.A_CEDE:
+            self.ceded = True
+            self.ex_first_used = False
+            self.ex_queue.insert(1, seat)
+            self._continue_exchange()
+        elif a == r.A_STOP:
+            self.stopped = True
+            self.claim_pending = False
+            self._finish()
+        elif a == r.A_CONCEDE:
+            consent = self.contract.play.concede[2]
+            if consent is not None and self.eval(consent):
+                self.phase = CONSENT
+                self.consent_queue = [p for p in self.order_from(r.next_seat[seat]) if p != seat]
+                self.to_move = self.consent_queue.pop(0)
+            else:
+                self.conceded = True
+                self._finish()
+        elif a == r.A_ACCEPT:
+            if self.consent_queue:
+                self.to_move = self.consent_queue.pop(0)
+            else:
+                self.conceded = True
+                self._finish()
+        elif a == r.A_REFUSE:
+            self.concede_refused = True
+            self.phase = PLAY
+            self.consent_queue = []
+            self.to_move = self.declarer
+
+    # -- play ------------------------------------------------------------------------------------------
+    def _start_play(self) -> None:
+        self.phase = PLAY
+        self.play_hands = list(self.hands)
+        play = self.contract.play
+        env = self.env()
+        self.leader = self.to_move = int(self.eval(play.first_leader, env))
+        self.concede_ok = play.concede is not None and (play.concede[1] is None or bool(self.eval(play.concede[1],
+                                                                                                    env)))
+        self._trick_start()
+
+    def _trick_start(self) -> None:
+        claim = self.contract.play.claim
+        if claim is not None and not self.committed and len(self.trick_log) == claim[0] \
+                and self.leader == self.declarer and self.eval(claim[1]):
+            self.claim_pending = True
+
+    def _play(self, card: int) -> None:
+        seat = self.to_move
+        self.hands[seat] ^= 1 << card
+        if self.claim_pending:
+            self.committed = True
+            self.claim_pending = False
+        trick = self.trick
+        if not trick:
+            self.led = card
+            row = self.keyrow = self.ctx.key[self.ctx.eff[card]]
+            self.best = row[card]
+            self.best_seat = seat
+        else:
+            k = self.keyrow[card]
+            if k > self.best:
+                self.best = k
+                self.best_seat = seat
+        trick.append(card)
+        self.trick_seats.append(seat)
+        if len(trick) < self.n:
+            self.to_move = self.rules.next_seat[seat]
+            return
+        w = self.best_seat
+        self.tricks[w] += 1
+        m = 0
+        for c in trick:
+            m |= 1 << c
+        self.won[w] |= m
+        self.trick_log.append((self.trick_seats[0], tuple(trick), w))
+        self.trick = []
+        self.trick_seats = []
+        self.leader = self.to_move = w
+        if not self.hands[w]:
+            self._finish()
+        else:
+            self._trick_start()
+
+    # -- end -------------------------------------------------------------------------------------------
+    def _finish(self, outcome: str | None = None) -> None:
+        self.phase = DONE
+        self.to_move = -1
+        env = self.env()
+        if outcome is None:
+            lets = self.rules.lets
+            for name, e in lets.items():
+                setattr(env, name, self.eval(e, env))
+            for name, when in self.contract.outcomes:
+                if when is None or self.eval(when, env):
+                    outcome = name
+                    break
+            else:
+                outcome = "none"
+        self.outcome = outcome
+        settle(self, self.rules.steps.get(outcome, ()), env)
+        self.result = Result(outcome, self.declarer if self.declarer >= 0 else None,
+                             self.contract.name if self.contract else None,
+                             self.trump.name if self.trump is not None else None, tuple(self.tricks),
+                             tuple(self.payments), self.pool_before, self.pool)
+
+
+def deal_cards(rules: Ruleset, rng: random.Random, dealer: int) -> tuple[list[int], list[int]]:
+    """Shuffle and deal in packets, starting with the seat after the dealer; the rest is the talon."""
+    deck = list(range(rules.deck.size))
+    rng.shuffle(deck)
+    n = rules.players
+    hands = [0] * n
+    pos = 0
+    packets = rules.spec.data["deal"]["packets"]
+    for k in packets:
+        s = rules.next_seat[dealer]
+        for _ in range(n):
+            for c in deck[pos:pos + k]:
+                hands[s] |= 1 << c
+            pos += k
+            s = rules.next_seat[s]
+    return hands, deck[pos:]

@@ -1,0 +1,65 @@
+"""One error hierarchy: every error caused by input names its place and quotes the input."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Loc:
+    """A place in a source file: 1-based line and column."""
+
+    file: str
+    line: int
+    col: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+class OmbreError(ValueError):
+    """Base of every error caused by bad input (files, expressions, actions, arguments)."""
+
+    def __init__(self, message: str, loc: Loc | None = None, context: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.loc = loc
+        self.context = context
+
+    def __str__(self) -> str:
+        head = f"{self.loc}: {self.message}" if self.loc else self.message
+        return f"{head}\n{self.context}" if self.context else head
+
+
+class SpecError(OmbreError):
+    """A variant or scenario file is malformed, fails its schema, or names something unknown."""
+
+
+class ExprError(SpecError):
+    """An expression does not parse or does not check."""
+
+
+class IllegalActionError(OmbreError):
+    """An action that is well formed but not allowed now."""
+
+
+class InvalidActionError(OmbreError):
+    """Action text that does not parse."""
+
+
+class SpecErrors(SpecError):
+    """Several errors found in one file; each keeps its own place."""
+
+    def __init__(self, errors: list[SpecError]) -> None:
+        super().__init__(errors[0].message, errors[0].loc, errors[0].context)
+        self.errors = errors
+
+    def __str__(self) -> str:
+        return "\n".join(str(e) for e in self.errors)
+
+
+def did_you_mean(word: str, candidates) -> str:
+    """A ' (did you mean 'x'?)' suffix when a close candidate exists, else ''."""
+    import difflib
+
+    close = difflib.get_close_matches(str(word), [str(c) for c in candidates], n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""

@@ -1,0 +1,75 @@
+"""Pure built-in functions of the expression language. Each is total: no input makes it raise."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+
+def _max(*xs):
+    items = list(xs[0]) if len(xs) == 1 and not isinstance(xs[0], int) else list(xs)
+    items = [x for x in items if x is not None]
+    return max(items) if items else 0
+
+
+def _min(*xs):
+    items = list(xs[0]) if len(xs) == 1 and not isinstance(xs[0], int) else list(xs)
+    items = [x for x in items if x is not None]
+    return min(items) if items else 0
+
+
+def _sum(xs):
+    return sum(x for x in xs if x is not None)
+
+
+def _count(xs):
+    """How many items are true (or, for a list of values, how many are not none)."""
+    return sum(1 for x in xs if x)
+
+
+def _len(xs):
+    return len(xs) if xs is not None else 0
+
+
+def _prefix_len(order, held):
+    """How many leading items of `order` are all in `held` (a run from the top)."""
+    held = set(held or ())
+    n = 0
+    for x in order or ():
+        if x not in held:
+            break
+        n += 1
+    return n
+
+
+def _first(xs):
+    for x in xs or ():
+        return x
+    return None
+
+
+def _abs(x):
+    return abs(x) if x is not None else 0
+
+
+def _div(a, b):
+    return a // b if b else 0
+
+
+def _mod(a, b):
+    return a % b if b else 0
+
+
+# name -> (function, min arity, max arity or None for any, description)
+PURE: dict[str, tuple[Callable[..., Any], int, int | None, str]] = {
+    "max": (_max, 1, None, "largest of the values (0 for none)"),
+    "min": (_min, 1, None, "smallest of the values (0 for none)"),
+    "sum": (_sum, 1, 1, "sum of the values"),
+    "count": (_count, 1, 1, "how many items are true"),
+    "len": (_len, 1, 1, "length of a list"),
+    "any": (lambda xs: any(xs), 1, 1, "whether any item is true"),
+    "all": (lambda xs: all(xs), 1, 1, "whether every item is true"),
+    "prefix_len": (_prefix_len, 2, 2, "how many leading items of a list are all in another"),
+    "first": (_first, 1, 1, "the first item of a list, or none"),
+    "abs": (_abs, 1, 1, "absolute value"),
+}
+
+RUNTIME = {"_div": _div, "_mod": _mod}

@@ -1,0 +1,319 @@
+"""Parse an expression with Lark, check every name and arity against its site, and compile it to Python.
+
+The result is a plain Python function of one argument (the evaluation environment); the tree is never
+walked again after loading.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from ..errors import ExprError, Loc, did_you_mean
+from ..resources import grammar_path
+from ..spec.yamlpos import Source
+from .builtins import PURE, RUNTIME
+
+_TOKEN_TEXT = {
+    "RPAR": "')'", "LPAR": "'('", "RSQB": "']'", "LSQB": "'['", "COMMA": "','", "DOT": "'.'",
+    "NAME": "a name", "INT": "a number", "CARD": "a card", "STRING": "a string", "ELSE": "'else'",
+    "IF": "'if'", "IN": "'in'", "FOR": "'for'", "NOT": "'not'", "AND": "'and'", "OR": "'or'",
+    "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '//' or '%'", "MINUS": "'-'", "$END": "the end",
+}
+
+_parser: Lark | None = None
+
+
+def parser() -> Lark:
+    """The expression parser, built once from `grammar/expr.lark`."""
+    global _parser
+    if _parser is None:
+        with open(grammar_path(), encoding="utf-8") as f:
+            _parser = Lark(f.read(), parser="lalr", propagate_positions=True, maybe_placeholders=True)
+    return _parser
+
+
+@dataclass(frozen=True)
+class Site:
+    """Where an expression stands and what it may use there: context variables and context functions."""
+
+    what: str
+    vars: frozenset[str]
+    funcs: frozenset[str] = frozenset()
+    names: bool = True
+
+
+@dataclass
+class Namespace:
+    """Everything an expression of one variant may name, fixed when the variant loads."""
+
+    constants: dict[str, Any]
+    names: set[str]
+    options: dict[str, Any]
+    attrs: set[str]
+    context_funcs: dict[str, tuple[int, int | None]]
+    card_literal: Callable[[str], Any]
+
+
+@dataclass(frozen=True)
+class Expr:
+    """A compiled expression: call it with an environment."""
+
+    fn: Callable[[Any], Any]
+    text: str
+    loc: Loc | None
+    uses: frozenset[str] = field(default=frozenset())
+    constant: bool = False
+
+    def __call__(self, env: Any) -> Any:
+        return self.fn(env)
+
+
+def _safe_getattr(obj: Any, name: str) -> Any:
+    return getattr(obj, name, None)
+
+
+def _safe_index(xs: Any, i: Any) -> Any:
+    try:
+        return xs[i]
+    except (IndexError, KeyError, TypeError):
+        return None
+
+
+class Compiler:
+    """Compiles expressions of one variant against its Namespace."""
+
+    def __init__(self, ns: Namespace) -> None:
+        self.ns = ns
+        self.globals: dict[str, Any] = {"__builtins__": {}, "_ga": _safe_getattr, "_gi": _safe_index}
+        for name, (fn, *_rest) in PURE.items():
+            self.globals["_b_" + name] = fn
+        self.globals.update(RUNTIME)
+        self._consts: list[Any] = []
+        self.globals["_k"] = self._consts
+
+    # -- entry point -------------------------------------------------------------------------
+    def compile(self, value: Any, source: Source | None, site: Site) -> Expr:
+        """Compile a YAML value (a string expression, or a plain number/bool) for a site."""
+        loc = source.loc if source else None
+        if isinstance(value, bool) or isinstance(value, int) or value is None:
+            v = value
+            return Expr(lambda _e, v=v: v, repr(value), loc, frozenset(), True)
+        text = str(value)
+        try:
+            tree = parser().parse(text)
+        except UnexpectedInput as e:
+            raise self._syntax_error(e, text, source) from None
+        job = _Job(self, text, source, site)
+        code = job.emit(tree)
+        fn = eval(compile(f"lambda _e: {code}", f"<{loc or 'expr'}>", "eval"), self.globals)  # noqa: S307
+        return Expr(fn, text, loc, frozenset(job.uses), not job.uses)
+
+    def const_ref(self, value: Any) -> str:
+        self._consts.append(value)
+        return f"_k[{len(self._consts) - 1}]"
+
+    def _syntax_error(self, e: UnexpectedInput, text: str, source: Source | None) -> ExprError:
+        line, col = getattr(e, "line", 1) or 1, getattr(e, "column", 1) or 1
+        if isinstance(e, UnexpectedCharacters):
+            msg = f"unexpected character '{text[e.pos_in_stream]}' in expression"
+        elif isinstance(e, UnexpectedEOF):
+            msg = "expression ends too early"
+            line, col = _end_pos(text)
+        elif isinstance(e, UnexpectedToken):
+            tok = e.token
+            if tok.type == "$END":
+                msg = "expression ends too early"
+                line, col = _end_pos(text)
+            else:
+                msg = f"unexpected '{tok}' in expression"
+            expected = sorted({_TOKEN_TEXT.get(t, t) for t in e.expected if not t.startswith("__")})
+            if expected and len(expected) <= 6:
+                msg += f"; expected {', '.join(expected)}"
+        else:
+            msg = "syntax error in expression"
+        return ExprError(msg, _place(source, text, line, col), _caret(text, line, col))
+
+
+def _end_pos(text: str) -> tuple[int, int]:
+    lines = text.split("\n")
+    return len(lines), len(lines[-1]) + 1
+
+
+def _place(source: Source | None, text: str, line: int, col: int) -> Loc | None:
+    return source.at(text, line, col) if source else None
+
+
+def _caret(text: str, line: int, col: int) -> str:
+    lines = text.split("\n")
+    src = lines[line - 1] if 0 < line <= len(lines) else text
+    return f"    {src}\n    {' ' * (col - 1)}^"
+
+
+class _Job:
+    """Compiles one expression: a scope stack for comprehension variables, and what it uses."""
+
+    def __init__(self, comp: Compiler, text: str, source: Source | None, site: Site) -> None:
+        self.c = comp
+        self.ns = comp.ns
+        self.text = text
+        self.source = source
+        self.site = site
+        self.locals: list[str] = []
+        self.uses: set[str] = set()
+
+    def error(self, msg: str, node: Any) -> ExprError:
+        line = getattr(node, "line", None)
+        col = getattr(node, "column", None)
+        if line is None and isinstance(node, Tree) and not node.meta.empty:
+            line, col = node.meta.line, node.meta.column
+        line, col = line or 1, col or 1
+        return ExprError(msg, _place(self.source, self.text, line, col), _caret(self.text, line, col))
+
+    def emit(self, t: Any) -> str:
+        if isinstance(t, Token):
+            raise self.error(f"unexpected '{t}'", t)
+        return getattr(self, "_" + t.data)(t)
+
+    # -- atoms -------------------------------------------------------------------------------
+    def _name(self, t: Tree) -> str:
+        tok = t.children[0]
+        name = str(tok)
+        if name in self.locals:
+            return "_v_" + name
+        if name in self.site.vars:
+            self.uses.add(name)
+            return "_e." + name
+        if name in self.ns.names:
+            if not self.site.names:
+                raise self.error(f"'{name}' cannot be used in {self.site.what}", tok)
+            self.uses.add(name)
+            return "_e." + name
+        if name in self.ns.constants:
+            return self.c.const_ref(self.ns.constants[name])
+        if name in PURE or name in self.ns.context_funcs:
+            raise self.error(f"'{name}' is a function: call it as {name}(...)", tok)
+        raise self.error(f"unknown name '{name}'{did_you_mean(name, self._visible())}", tok)
+
+    def _visible(self) -> list[str]:
+        out = list(self.locals) + list(self.site.vars) + list(self.ns.constants)
+        if self.site.names:
+            out += list(self.ns.names)
+        return out
+
+    def _int(self, t: Tree) -> str:
+        return str(int(t.children[0]))
+
+    def _string(self, t: Tree) -> str:
+        return repr(str(t.children[0])[1:-1])
+
+    def _card(self, t: Tree) -> str:
+        tok = t.children[0]
+        try:
+            card = self.ns.card_literal(str(tok))
+        except ValueError as e:
+            raise self.error(getattr(e, "message", str(e)), tok) from None
+        return self.c.const_ref(card)
+
+    def _list(self, t: Tree) -> str:
+        items = [self.emit(x) for x in t.children if x is not None]
+        return "[" + ", ".join(items) + "]"
+
+    # -- comprehensions ----------------------------------------------------------------------
+    def _comp(self, elt: Any, comp_for: Tree) -> str:
+        var_tok, iterable, *conds = comp_for.children
+        var = str(var_tok)
+        it = self.emit(iterable)
+        self.locals.append(var)
+        try:
+            body = self.emit(elt)
+            ifs = "".join(f" if {self.emit(cif.children[0])}" for cif in conds)
+        finally:
+            self.locals.pop()
+        return f"{body} for _v_{var} in {it}{ifs}"
+
+    def _listcomp(self, t: Tree) -> str:
+        return "[" + self._comp(t.children[0], t.children[1]) + "]"
+
+    # -- operators ---------------------------------------------------------------------------
+    def _cond(self, t: Tree) -> str:
+        a, c, b = (self.emit(x) for x in t.children)
+        return f"({a} if {c} else {b})"
+
+    def _or_(self, t: Tree) -> str:
+        return f"({self.emit(t.children[0])} or {self.emit(t.children[1])})"
+
+    def _and_(self, t: Tree) -> str:
+        return f"({self.emit(t.children[0])} and {self.emit(t.children[1])})"
+
+    def _not_(self, t: Tree) -> str:
+        return f"(not {self.emit(t.children[0])})"
+
+    def _compare(self, t: Tree) -> str:
+        parts = [self.emit(t.children[0])]
+        for i in range(1, len(t.children), 2):
+            op = " ".join(str(x) for x in t.children[i].children)
+            parts.append(op)
+            parts.append(self.emit(t.children[i + 1]))
+        return "(" + " ".join(parts) + ")"
+
+    def _binop(self, t: Tree) -> str:
+        a, op, b = t.children
+        left, right = self.emit(a), self.emit(b)
+        if op == "//":
+            return f"_div({left}, {right})"
+        if op == "%":
+            return f"_mod({left}, {right})"
+        return f"({left} {op} {right})"
+
+    def _neg(self, t: Tree) -> str:
+        return f"(-{self.emit(t.children[0])})"
+
+    def _index(self, t: Tree) -> str:
+        return f"_gi({self.emit(t.children[0])}, {self.emit(t.children[1])})"
+
+    def _attr(self, t: Tree) -> str:
+        obj, attr_tok = t.children
+        attr = str(attr_tok)
+        if isinstance(obj, Tree) and obj.data == "name" and str(obj.children[0]) == "opt" \
+                and "opt" not in self.locals:
+            if attr not in self.ns.options:
+                raise self.error(f"unknown option '{attr}'{did_you_mean(attr, self.ns.options)}", attr_tok)
+            return self.c.const_ref(self.ns.options[attr])
+        if attr not in self.ns.attrs:
+            raise self.error(f"unknown attribute '{attr}'{did_you_mean(attr, self.ns.attrs)}", attr_tok)
+        return f"_ga({self.emit(obj)}, {attr!r})"
+
+    def _call(self, t: Tree) -> str:
+        callee, arguments = t.children
+        if not (isinstance(callee, Tree) and callee.data == "name"):
+            raise self.error("only named functions can be called", callee)
+        tok = callee.children[0]
+        fname = str(tok)
+        if arguments is None:
+            args, nargs = "", 0
+        elif arguments.data == "genexp":
+            args, nargs = "(" + self._comp(arguments.children[0], arguments.children[1]) + ")", 1
+        else:
+            items = [self.emit(x) for x in arguments.children if x is not None]
+            args, nargs = ", ".join(items), len(items)
+        if fname in PURE:
+            _fn, lo, hi, _doc = PURE[fname]
+            self._arity(fname, nargs, lo, hi, tok)
+            return f"_b_{fname}({args})"
+        if fname in self.ns.context_funcs:
+            if fname not in self.site.funcs:
+                raise self.error(f"'{fname}' cannot be used in {self.site.what}", tok)
+            lo, hi = self.ns.context_funcs[fname]
+            self._arity(fname, nargs, lo, hi, tok)
+            self.uses.add(fname + "()")
+            return f"_e.f_{fname}({args})"
+        known = list(PURE) + [f for f in self.ns.context_funcs if f in self.site.funcs]
+        raise self.error(f"unknown function '{fname}'{did_you_mean(fname, known)}", tok)
+
+    def _arity(self, fname: str, n: int, lo: int, hi: int | None, tok: Any) -> None:
+        if n < lo or (hi is not None and n > hi):
+            want = str(lo) if lo == hi else (f"at least {lo}" if hi is None else f"{lo} to {hi}")
+            raise self.error(f"{fname}() takes {want} argument{'s' if want != '1' else ''}, got {n}", tok)

@@ -1,0 +1,622 @@
+"""Compile a resolved variant into a frozen Ruleset: deck, rank tables per trump context, contracts,
+and every expression turned into Python once."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import Deck, Suit
+from .envs import (AUCTION_FUNCS, CONTEXT_FUNCS, DEAL_FUNCS, DEAL_VARS, FOLLOW_FUNCS, FOLLOW_VARS, NAME_FUNCS,
+                   NAME_VARS, SEAT_VARS, CardEnv)
+from .errors import ExprError, SpecError, SpecErrors, did_you_mean
+from .lang import Compiler, Expr, Namespace, Site
+from .spec.resolve import ResolvedSpec, resolve
+
+BASE_ATTRS = {"name", "rank", "suit", "letter", "index", "points", "level", "value", "title"}
+_MISSING = object()
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How many cards one exchanger may change: compiled expressions for min and max."""
+
+    min: Expr
+    max: Expr
+
+
+@dataclass(frozen=True)
+class ExchangeRules:
+    declarer: Limits
+    first: Limits
+    other: Limits
+    defenders: bool
+    defender_first: str
+    leftover: str
+
+
+@dataclass(frozen=True)
+class PlayRules:
+    first_leader: Expr
+    follow: tuple[tuple[Expr, Expr | None], ...]
+    claim: tuple[int, Expr] | None
+    concede: tuple[int, Expr | None, Expr | None] | None
+
+
+@dataclass(eq=False)
+class Contract:
+    """A contract as the engine and expressions see it (`contract.name`, `contract.value`, …)."""
+
+    name: str
+    index: int
+    level: int
+    value: int
+    title: str
+    biddable: bool
+    trump_mode: str = "named"
+    fixed_suit: Suit | None = None
+    trump_after_exchange: bool = False
+    trump_allowed: Expr | None = None
+    ranking: str = ""
+    exchange: ExchangeRules | None = None
+    play: PlayRules | None = None
+    outcomes: tuple[tuple[str, Expr | None], ...] = ()
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class Step:
+    """One scoring step: a payment between seats, into the pool, or out of it."""
+
+    kind: str
+    frm: Expr | None
+    to: Expr | None
+    amount: Expr | None
+
+
+class Context:
+    """Rank tables for one ranking and one trump suit (or none); follow tables are built on first use."""
+
+    def __init__(self, rules: "Ruleset", ranking: str, trump: Suit | None) -> None:
+        self.rules = rules
+        self.ranking = ranking
+        self.trump = trump
+        deck = rules.deck
+        env = CardEnv(deck, trump)
+        names = rules.eval_names(env)
+        self.names = names
+        env.__dict__.update(names)
+        self.env = env
+        n = deck.size
+        self.eff = [-1] * n
+        power = [0] * n
+        self.trump_mask = 0
+        self.trump_order: list[int] = []
+        place: dict[int, str] = {}
+        spec = rules.rankings[ranking]
+        if trump is not None:
+            order = rules.order_cards(spec, "trumps", trump, env, ranking)
+            for i, c in enumerate(order):
+                self._place(place, c, f"the trumps of {trump.name}", ranking)
+                self.eff[c] = trump.index
+                power[c] = 1000 + len(order) - i
+                self.trump_mask |= 1 << c
+            self.trump_order = order
+        for s in deck.suits:
+            order = [c for c in rules.order_cards(spec, "plain", s, env, ranking)
+                     if not self.trump_mask >> c & 1]
+            for i, c in enumerate(order):
+                self._place(place, c, f"the plain order of {s.name}", ranking)
+                self.eff[c] = s.index
+                power[c] = len(order) - i
+        missing = [deck.name(c) for c in range(n) if c not in place]
+        if missing:
+            what = f"trumps {trump.name}" if trump else "no trumps"
+            raise SpecError(f"ranking '{ranking}' with {what} leaves {', '.join(missing)} without a rank",
+                            rules.spec.doc.loc(rules.ranking_path(ranking)))
+        if trump is not None:
+            stray = [deck.name(c) for c in range(n) if deck.cards[c].suit is trump and not self.trump_mask >> c & 1]
+            if stray:
+                raise SpecError(f"ranking '{ranking}': {', '.join(stray)} of the trump suit {trump.name} "
+                                f"must be among its trumps", rules.spec.doc.loc(rules.ranking_path(ranking)))
+        self.power = power
+        # key[s][c]: strength of card c in a trick led in suit s (-1: cannot win it)
+        self.key = [[power[c] if (self.trump_mask >> c & 1 or self.eff[c] == s) else -1 for c in range(n)]
+                    for s in range(len(deck.suits))]
+        self.trump_order_cards = [deck.cards[c] for c in self.trump_order]
+        env._ctx = self
+        self._follow: list | None = None
+
+    def _place(self, place: dict, c: int, where: str, ranking: str) -> None:
+        if c in place:
+            raise SpecError(f"ranking '{ranking}': {self.rules.deck.name(c)} is ranked twice "
+                            f"({place[c]} and {where})", self.rules.spec.doc.loc(self.rules.ranking_path(ranking)))
+        place[c] = where
+
+    @property
+    def follow(self) -> list:
+        """Per led card: the obligations as (bind mask, must mask) pairs, in order."""
+        if self._follow is None:
+            self._follow = self.rules.build_follow(self)
+        return self._follow
+
+
+@dataclass(frozen=True)
+class AuctionRules:
+    first: Expr
+    hold: str
+    all_pass: str
+    force_who: Expr | None
+    force_contract: Contract | None
+    extra_round: tuple[Contract, ...]
+
+
+@dataclass(eq=False)
+class Ruleset:
+    """Everything about a variant the engine needs, compiled once."""
+
+    spec: ResolvedSpec
+    deck: Deck
+    players: int
+    contracts: list[Contract] = field(default_factory=list)
+    rankings: dict[str, dict] = field(default_factory=dict)
+
+    # -- construction ------------------------------------------------------------------------------
+    @classmethod
+    def load(cls, variant: str, options: dict[str, str] | None = None) -> "Ruleset":
+        """Load and compile a variant by name, alias or path, with option selections."""
+        return cls.from_spec(resolve(variant, options))
+
+    @classmethod
+    def from_spec(cls, spec: ResolvedSpec) -> "Ruleset":
+        data = spec.data
+        rs = cls(spec, Deck.build(data["deck"]), int(data["players"]))
+        rs._errors: list[SpecError] = []
+        rs._memo: dict[tuple, Expr] = {}
+        rs._build()
+        if rs._errors:
+            raise SpecErrors(rs._errors)
+        return rs
+
+    @property
+    def id(self) -> str:
+        return self.spec.data["id"]
+
+    @property
+    def title(self) -> str:
+        return self.spec.data.get("title", self.id)
+
+    @property
+    def variant(self) -> str:
+        return self.spec.variant
+
+    @property
+    def digest(self) -> str:
+        return self.spec.digest
+
+    def loc(self, path: tuple):
+        return self.spec.doc.loc(path)
+
+    def _build(self) -> None:
+        data = self.spec.data
+        deck = self.deck
+        n = self.players
+        self.next_seat = [(s + 1) % n for s in range(n)]
+        for i, (name, c) in enumerate(data["contracts"].items()):
+            self.contracts.append(Contract(name, i, int(c.get("level", 0)), int(c.get("value", 0)),
+                                           c.get("title", name), "level" in c))
+        self.contract_by_name = {c.name: c for c in self.contracts}
+        self._namespace()
+        self._compile_names()
+        self.rankings = {"": data["ranking"], **(data.get("rankings") or {})}
+        ap = data["auction"].get("all_pass") or {"then": "redeal"}
+        first = self._expr(("auction", "first"), Site("auction.first", SEAT_VARS, AUCTION_FUNCS), "forehand")
+        force_contract = force_who = None
+        extra: tuple[Contract, ...] = ()
+        if ap["then"] == "force":
+            force_contract = self._contract_ref(ap.get("contract"), ("auction", "all_pass", "contract"))
+            force_who = self._expr(("auction", "all_pass", "who"), Site("auction.all_pass.who", SEAT_VARS,
+                                                                         AUCTION_FUNCS), "forehand")
+        elif ap["then"] == "auction":
+            extra = tuple(self._contract_ref(c, ("auction", "all_pass", "contracts", i))
+                          for i, c in enumerate(ap.get("contracts") or []))
+        self.auction = AuctionRules(first, data["auction"].get("hold", "earlier_seat"), ap["then"],
+                                    force_who, force_contract, extra)
+        self.main_round = tuple(sorted((c for c in self.contracts if c.biddable), key=lambda c: c.level))
+        self.lets = self._compile_lets(("let",), DEAL_VARS, ())
+        let_names = tuple(self.lets)
+        for c in self.contracts:
+            self._compile_contract(c, let_names)
+        self.outcome_names = []
+        for c in self.contracts:
+            for name, _w in c.outcomes:
+                if name not in self.outcome_names:
+                    self.outcome_names.append(name)
+        self._compile_scoring(let_names)
+        self._contexts: dict[tuple[str, int], Context] = {}
+        for c in self.contracts:
+            for trump in self.trump_choices(c):
+                try:
+                    self.context(c.ranking, trump)
+                except SpecError as e:
+                    self._errors.append(e)
+                    return
+        self.session = dict(data.get("session") or {})
+        # action encoding
+        nc, nk, ns = deck.size, len(self.contracts), len(deck.suits)
+        self.A_DISCARD = nc
+        self.A_BID = 2 * nc
+        self.A_TRUMP = 2 * nc + nk
+        base = 2 * nc + nk + ns
+        (self.A_PASS, self.A_HOLD, self.A_DRAW, self.A_CEDE, self.A_STOP, self.A_CONCEDE,
+         self.A_ACCEPT, self.A_REFUSE) = range(base, base + 8)
+        self.num_actions = base + 8
+
+    def _namespace(self) -> None:
+        data = self.spec.data
+        deck = self.deck
+        consts: dict[str, Any] = {"none": None, "true": True, "false": False}
+        attrs = set(BASE_ATTRS)
+        for s in deck.suits:
+            for k, v in s.attrs.items():
+                attrs.add(k)
+                if isinstance(v, str):
+                    consts.setdefault(v, v)
+        for c in deck.cards:
+            if not c.rank.isdigit():
+                consts.setdefault(c.rank, c.rank)
+        for s in deck.suits:
+            consts[s.name] = s
+        for c in self.contracts:
+            if c.name in consts and isinstance(consts[c.name], Suit):
+                self._errors.append(SpecError(f"contract '{c.name}' has the name of a suit",
+                                              self.spec.doc.key_loc(("contracts", c.name))))
+            consts[c.name] = c
+        for c in deck.cards:
+            consts[c.name] = c
+        names = set((data.get("names") or {}).keys())
+        reserved = DEAL_VARS | FOLLOW_VARS | {"choice", "opt"}
+        for name in names:
+            if name in reserved:
+                self._errors.append(SpecError(f"'{name}' is a built-in name and cannot be defined in names",
+                                              self.spec.doc.key_loc(("names", name))))
+
+        def card_literal(text: str):
+            cid = deck.by_name.get(text)
+            if cid is None:
+                raise ExprError(f"unknown card '{text}'{did_you_mean(text, deck.by_name)}")
+            return deck.cards[cid]
+
+        self.namespace = Namespace(consts, names, dict(self.spec.options), attrs, CONTEXT_FUNCS, card_literal)
+        self.compiler = Compiler(self.namespace)
+
+    # -- expressions ---------------------------------------------------------------------------------
+    def _expr(self, path: tuple, site: Site, default: Any = _MISSING) -> Expr | None:
+        """Compile the expression at a path (or the default); errors are collected."""
+        memo = (path, site)
+        if memo in self._memo:
+            return self._memo[memo]
+        value = _get_path(self.spec.data, path)
+        src = self.spec.doc.source(path)
+        if value is _MISSING or value is None:
+            if default is _MISSING or default is None:
+                return None
+            value, src = default, None
+        try:
+            e = self.compiler.compile(value, src, site)
+        except ExprError as err:
+            self._errors.append(err)
+            e = self.compiler.compile(0, None, site)
+        self._memo[memo] = e
+        return e
+
+    def _pick(self, *paths: tuple) -> tuple | None:
+        """The first of several paths that is present: a contract's own setting, then the global one.
+        A null on the way means the setting is removed (None is returned)."""
+        data = self.spec.data
+        for path in paths:
+            node: Any = data
+            for i, k in enumerate(path):
+                if not isinstance(node, dict) or k not in node:
+                    node = _MISSING
+                    break
+                node = node[k]
+                if node is None:
+                    return None
+            if node is not _MISSING:
+                return path
+        return None
+
+    def _compile_names(self) -> None:
+        data = self.spec.data.get("names") or {}
+        site = Site("names", NAME_VARS, NAME_FUNCS)
+        compiled: dict[str, Expr] = {}
+        for name in data:
+            e = self._expr(("names", name), site)
+            if e is not None:
+                compiled[name] = e
+        order: list[str] = []
+        state: dict[str, int] = {}
+
+        def visit(name: str, chain: tuple) -> None:
+            if state.get(name) == 2:
+                return
+            if state.get(name) == 1:
+                self._errors.append(SpecError(f"names refer to each other in a circle: {' -> '.join(chain + (name,))}",
+                                              self.spec.doc.loc(("names", name))))
+                return
+            state[name] = 1
+            for dep in compiled[name].uses:
+                if dep in compiled:
+                    visit(dep, chain + (name,))
+            state[name] = 2
+            order.append(name)
+
+        for name in compiled:
+            visit(name, ())
+        self.name_exprs = [(n, compiled[n]) for n in order]
+        self.base_names = self.eval_names(CardEnv(self.deck, None))
+
+    def eval_names(self, env: CardEnv) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for name, e in self.name_exprs:
+            try:
+                v = e(env)
+            except Exception as ex:  # an expression that fails on some trump is a variant error
+                raise SpecError(f"name '{name}' cannot be evaluated with trumps {env.trump}: {ex}", e.loc) from None
+            out[name] = v
+            setattr(env, name, v)
+        return out
+
+    def _compile_lets(self, path: tuple, vars_: frozenset, earlier: tuple) -> dict[str, Expr]:
+        lets: dict[str, Expr] = {}
+        known = set(earlier)
+        for name in (_get_path(self.spec.data, path) or {}) if _get_path(self.spec.data, path) is not _MISSING else {}:
+            if name in vars_ or name in self.namespace.names:
+                self._errors.append(SpecError(f"'{name}' is already a name and cannot be defined in let",
+                                              self.spec.doc.key_loc(path + (name,))))
+            site = Site(f"let '{name}'", vars_ | frozenset(known), DEAL_FUNCS)
+            e = self._expr(path + (name,), site)
+            if e is not None:
+                lets[name] = e
+            known.add(name)
+        return lets
+
+    def _contract_ref(self, name: Any, path: tuple) -> Contract:
+        if name not in self.contract_by_name:
+            self._errors.append(SpecError(f"unknown contract '{name}'{did_you_mean(str(name), self.contract_by_name)}",
+                                          self.spec.doc.loc(path)))
+            return self.contracts[0]
+        return self.contract_by_name[name]
+
+    def _compile_contract(self, c: Contract, let_names: tuple) -> None:
+        data = self.spec.data["contracts"][c.name]
+        cp = ("contracts", c.name)
+        trump = data.get("trump", "named")
+        if isinstance(trump, dict):
+            c.trump_mode = "fixed"
+            sname = trump["fixed"]
+            if sname not in self.deck.suit_by_name:
+                self._errors.append(SpecError(f"unknown suit '{sname}'{did_you_mean(sname, self.deck.suit_by_name)}",
+                                              self.loc(cp + ("trump", "fixed"))))
+            else:
+                c.fixed_suit = self.deck.suit_by_name[sname]
+        else:
+            c.trump_mode = trump
+        c.trump_after_exchange = bool(data.get("trump_after_exchange", False))
+        c.trump_allowed = self._expr(cp + ("trump_allowed",),
+                                     Site("trump_allowed", DEAL_VARS | {"choice"}, DEAL_FUNCS))
+        c.ranking = data.get("ranking", "")
+        if c.ranking and c.ranking not in (self.spec.data.get("rankings") or {}):
+            self._errors.append(SpecError(
+                f"unknown ranking '{c.ranking}'{did_you_mean(c.ranking, self.spec.data.get('rankings') or {})}",
+                self.loc(cp + ("ranking",))))
+            c.ranking = ""
+        site = Site("exchange limits", DEAL_VARS, DEAL_FUNCS)
+
+        def limits(who: str, lo: Any, hi: Any) -> Limits:
+            out = []
+            for key, dflt in (("min", lo), ("max", hi)):
+                p = self._pick(cp + ("exchange", who, key), ("exchange", who, key))
+                out.append(self._expr(p, site) if p else self.compiler.compile(dflt, None, site))
+            return Limits(*out)
+
+        big = self.deck.size
+
+        def setting(key: str, dflt: Any) -> Any:
+            p = self._pick(cp + ("exchange", key), ("exchange", key))
+            return _get_path(self.spec.data, p) if p else dflt
+
+        c.exchange = ExchangeRules(limits("declarer", 0, big), limits("first_defender", 0, big),
+                                   limits("other_defenders", 0, big), bool(setting("defenders", True)),
+                                   setting("defender_first", "positional"), setting("leftover", "hidden"))
+        psite = Site("play", DEAL_VARS, DEAL_FUNCS)
+        p = self._pick(cp + ("play", "first_leader"), ("play", "first_leader"))
+        first = self._expr(p, psite) if p else self.compiler.compile("forehand", None, psite)
+        follow = []
+        p = self._pick(cp + ("play", "follow"), ("play", "follow"))
+        fsite = Site("a play obligation", FOLLOW_VARS, FOLLOW_FUNCS)
+        for i, ob in enumerate(_get_path(self.spec.data, p) if p else []):
+            must = self._expr(p + (i, "must"), fsite)
+            exempt = self._expr(p + (i, "exempt"), fsite)
+            follow.append((must, exempt))
+        claim = None
+        p = self._pick(cp + ("play", "claim"), ("play", "claim"))
+        if p:
+            claim = (int(_get_path(self.spec.data, p + ("after_trick",))), self._expr(p + ("when",), psite, True))
+        concede = None
+        p = self._pick(cp + ("play", "concede"), ("play", "concede"))
+        if p:
+            concede = (int(_get_path(self.spec.data, p + ("before_trick",))), self._expr(p + ("when",), psite),
+                       self._expr(p + ("consent",), psite))
+        c.play = PlayRules(first, tuple(follow), claim, concede)
+        p = self._pick(cp + ("outcomes",), ("outcomes",))
+        osite = Site("an outcome", DEAL_VARS | frozenset(let_names), DEAL_FUNCS)
+        outs = []
+        for i, o in enumerate(_get_path(self.spec.data, p)):
+            outs.append((o["name"], self._expr(p + (i, "when"), osite)))
+        c.outcomes = tuple(outs)
+
+    def _compile_scoring(self, let_names: tuple) -> None:
+        sc = self.spec.data["scoring"]
+        self.score_lets = self._compile_lets(("scoring", "let"), DEAL_VARS | frozenset(let_names), ())
+        site = Site("scoring", DEAL_VARS | frozenset(let_names) | frozenset(self.score_lets), DEAL_FUNCS)
+        self.ante = None
+        if sc.get("ante"):
+            a = ("scoring", "ante")
+            self.ante = Step("to_pool", self._expr(a + ("from",), site, "players"), None,
+                             self._expr(a + ("amount",), site, 0))
+        known = set(self.outcome_names) | {"all_pass"}
+        self.steps: dict[str, tuple[Step, ...]] = {}
+        for oname, steps in (sc.get("outcomes") or {}).items():
+            base = ("scoring", "outcomes", oname)
+            if oname not in known:
+                self._errors.append(SpecError(f"scoring for unknown outcome '{oname}'{did_you_mean(oname, known)}",
+                                              self.spec.doc.key_loc(base)))
+            out = []
+            for i, st in enumerate(steps):
+                kind = next(iter(st))
+                sp = base + (i, kind)
+                body = st[kind] or {}
+                if kind == "pay" and ("from" not in body or "to" not in body):
+                    self._errors.append(SpecError("a payment needs 'from' and 'to'", self.loc(sp)))
+                out.append(Step(kind,
+                                self._expr(sp + ("from",), site) if kind != "from_pool" else None,
+                                self._expr(sp + ("to",), site) if kind != "to_pool" else None,
+                                self._expr(sp + ("amount",), site, "pool" if kind == "from_pool" else 0)))
+            self.steps[oname] = tuple(out)
+
+    # -- rank tables ---------------------------------------------------------------------------------
+    def ranking_path(self, ranking: str) -> tuple:
+        return ("rankings", ranking) if ranking else ("ranking",)
+
+    def order_cards(self, spec: dict, kind: str, suit: Suit, env: CardEnv, ranking: str) -> list[int]:
+        """The cards of one order list (trumps of a suit, or a plain suit), high to low."""
+        by = spec.get("by")
+        key = suit.attrs.get(by) if by else suit.name
+        table = spec.get(kind) or {}
+        lst_key = key if key in table else suit.name
+        if lst_key not in table:
+            return []
+        path = self.ranking_path(ranking) + (kind, lst_key)
+        out: list[int] = []
+        for i, item in enumerate(table[lst_key]):
+            label = str(item)
+            card = env.f_card(label, suit)
+            if card is None:
+                src = self.spec.doc.source(path + (i,))
+                if label.isdigit() or label in {c.rank for c in self.deck.cards}:
+                    raise SpecError(f"no card of rank '{label}' in {suit.name}", src.loc)
+                e = self.compiler.compile(item, src, Site("ranking", NAME_VARS, NAME_FUNCS))
+                card = e(env)
+                if card is None:
+                    continue
+                if not hasattr(card, "id"):
+                    raise SpecError(f"'{label}' is not a card in a ranking", src.loc)
+            out.append(card.id)
+        return out
+
+    def trump_choices(self, c: Contract) -> list[Suit | None]:
+        if c.trump_mode == "none":
+            return [None]
+        if c.trump_mode == "fixed":
+            return [c.fixed_suit]
+        return list(self.deck.suits)
+
+    def context(self, ranking: str, trump: Suit | None) -> Context:
+        key = (ranking, trump.index if trump is not None else -1)
+        ctx = self._contexts.get(key)
+        if ctx is None:
+            ctx = self._contexts[key] = Context(self, ranking, trump)
+        return ctx
+
+    def build_follow(self, ctx: Context) -> list:
+        """Evaluate each obligation for every (led card, card) pair once, as masks."""
+        deck = self.deck
+        env = ctx.env
+        contract_follow = {c.play.follow for c in self.contracts if c.ranking == ctx.ranking}
+        table: dict[tuple, list] = {}
+        for follow in contract_follow:
+            rows = []
+            for led in deck.cards:
+                env.led_card = led
+                env.led_suit = env.f_suit(led)
+                pairs = []
+                for must, exempt in follow:
+                    mm = xm = 0
+                    for c in deck.cards:
+                        env.card = c
+                        if must(env):
+                            mm |= 1 << c.id
+                            if exempt is not None and exempt(env):
+                                xm |= 1 << c.id
+                    pairs.append((mm & ~xm, mm))
+                rows.append(tuple(pairs))
+            table[follow] = rows
+        return table
+
+    # -- actions -------------------------------------------------------------------------------------
+    def action_str(self, a: int) -> str:
+        """The notation of an action id: `play AS`, `discard 7D`, `bid entrada`, `trump hearts`, `pass`…"""
+        nc = self.deck.size
+        if a < nc:
+            return "play " + self.deck.name(a)
+        if a < self.A_BID:
+            return "discard " + self.deck.name(a - nc)
+        if a < self.A_TRUMP:
+            return "bid " + self.contracts[a - self.A_BID].name
+        if a < self.A_PASS:
+            return "trump " + self.deck.suits[a - self.A_TRUMP].name
+        return ("pass", "hold", "draw", "cede", "stop", "concede", "accept", "refuse")[a - self.A_PASS]
+
+    def parse_action(self, text: str) -> int:
+        """The id of an action written in notation; InvalidActionError quoting the text otherwise."""
+        from .errors import InvalidActionError
+
+        words = text.strip().split()
+        if not words:
+            raise InvalidActionError("empty action")
+        verb = words[0].lower()
+        simple = ("pass", "hold", "draw", "cede", "stop", "concede", "accept", "refuse")
+        if verb in simple and len(words) == 1:
+            return self.A_PASS + simple.index(verb)
+        if len(words) == 2:
+            arg = words[1]
+            if verb == "play":
+                return self.deck.parse(arg)
+            if verb == "discard":
+                return self.A_DISCARD + self.deck.parse(arg)
+            if verb == "bid":
+                c = self.contract_by_name.get(arg.lower())
+                if c is None:
+                    raise InvalidActionError(f"unknown contract '{arg}'{did_you_mean(arg, self.contract_by_name)}")
+                return self.A_BID + c.index
+            if verb == "trump":
+                s = self.deck.suit_by_name.get(arg.lower())
+                if s is None:
+                    raise InvalidActionError(f"unknown suit '{arg}'{did_you_mean(arg, self.deck.suit_by_name)}")
+                return self.A_TRUMP + s.index
+        verbs = ("play", "discard", "bid", "trump") + simple
+        if verb not in verbs:
+            raise InvalidActionError(f"unknown action '{text.strip()}'{did_you_mean(verb, verbs)}")
+        want = "no argument" if verb in simple else "one argument"
+        raise InvalidActionError(f"'{verb}' takes {want}: '{text.strip()}'")
+
+
+def _get_path(data: Any, path: tuple | None) -> Any:
+    if path is None:
+        return _MISSING
+    for k in path:
+        if isinstance(data, dict) and k in data:
+            data = data[k]
+        elif isinstance(data, list) and isinstance(k, int) and k < len(data):
+            data = data[k]
+        else:
+            return _MISSING
+    return data
+
+
+def load(variant: str, options: dict[str, str] | None = None) -> Ruleset:
+    """Load and compile a variant: `load("ombre")`, `load("ombre(all_pass=contrabola)")`, `load("x.yaml")`."""
+    return Ruleset.load(variant, options)

@@ -1,0 +1,1 @@
+"""Variant files: YAML with positions, `extends`, options, and the schema check."""

@@ -1,0 +1,253 @@
+"""Find a variant, resolve `extends` and options, and check the result against the schema.
+
+A variant string names a built-in variant (by id or alias) or a file, with options:
+`ombre`, `ombre(all_pass=spadille_force)`, `house.yaml(tie_above_ombre=codille_shared)`.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import yaml
+
+from ..errors import Loc, SpecError, did_you_mean
+from ..resources import variants_dir
+from . import schema
+from .yamlpos import PositionedDoc, load_file
+
+_VARIANT_RE = re.compile(r"^\s*([^()]+?)\s*(?:\((.*)\))?\s*$", re.S)
+
+
+@dataclass(frozen=True)
+class ResolvedSpec:
+    """A variant after `extends` and options: plain data, positions, chosen options, its canonical name."""
+
+    doc: PositionedDoc
+    options: dict[str, Any]
+    defaults: dict[str, Any]
+    choices: dict[str, list[Any]]
+    variant: str
+    digest: str
+
+    @property
+    def data(self) -> dict:
+        return self.doc.data
+
+
+def fmt_value(v: Any) -> str:
+    """An option value as it is written in a variant string."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+def parse_variant_string(text: str) -> tuple[str, dict[str, str]]:
+    """Split `name(k=v, …)` into the name and its option settings (values as written)."""
+    m = _VARIANT_RE.match(text or "")
+    if not m or not m.group(1):
+        raise SpecError(f"bad variant string '{text}' (expected NAME or NAME(key=value,...))")
+    name, args = m.group(1), m.group(2)
+    opts: dict[str, str] = {}
+    if args and args.strip():
+        for part in args.split(","):
+            if "=" not in part:
+                raise SpecError(f"bad option '{part.strip()}' in '{text}' (expected key=value)")
+            k, v = part.split("=", 1)
+            opts[k.strip()] = v.strip()
+    return name, opts
+
+
+@lru_cache(maxsize=1)
+def builtin_index() -> dict[str, str]:
+    """Built-in variant ids and aliases, each mapped to its file."""
+    index: dict[str, str] = {}
+    folder = variants_dir()
+    if not folder.is_dir():
+        return index
+    for path in sorted(folder.glob("*.yaml")):
+        try:
+            with open(path, encoding="utf-8") as f:
+                data = yaml.safe_load(f) or {}
+        except (OSError, yaml.YAMLError):
+            continue
+        if not isinstance(data, dict):
+            continue
+        for name in [data.get("id", path.stem)] + list(data.get("aliases") or []):
+            index.setdefault(str(name), str(path))
+    return index
+
+
+def _display(path: str) -> str:
+    """How a file is named in messages: built-ins as variants/NAME.yaml, others as given."""
+    p = os.path.abspath(path)
+    if os.path.dirname(p) == os.path.abspath(variants_dir()):
+        return "variants/" + os.path.basename(p)
+    return path
+
+
+def locate(name: str, relative_to: str | None = None) -> str:
+    """The file of a built-in variant name or alias, or a path to a file."""
+    if name.endswith((".yaml", ".yml")) or os.sep in name or "/" in name:
+        path = name
+        if relative_to and not os.path.isabs(path):
+            cand = os.path.join(os.path.dirname(relative_to), path)
+            if os.path.exists(cand):
+                path = cand
+        if not os.path.exists(path):
+            raise SpecError(f"no such variant file '{name}'")
+        return path
+    index = builtin_index()
+    if name not in index:
+        raise SpecError(f"unknown variant '{name}'{did_you_mean(name, index)}")
+    return index[name]
+
+
+# -- merging with positions -----------------------------------------------------------------------
+class _Merged:
+    def __init__(self, doc: PositionedDoc) -> None:
+        self.data = doc.data
+        self.where = dict(doc.where)
+        self.keys = dict(doc.keys)
+        self.file = doc.file
+
+    def _drop(self, path: tuple) -> None:
+        n = len(path)
+        for table in (self.where, self.keys):
+            for p in [p for p in table if p[:n] == path]:
+                del table[p]
+
+    def _take(self, src: PositionedDoc, src_path: tuple, path: tuple) -> None:
+        n = len(src_path)
+        for p, s in src.where.items():
+            if p[:n] == src_path:
+                self.where[path + p[n:]] = s
+        for p, s in src.keys.items():
+            if p[:n] == src_path:
+                self.keys[path + p[n:]] = s
+
+    def merge(self, src: PositionedDoc, src_path: tuple = (), path: tuple = ()) -> None:
+        """Merge src (or its sub-tree at src_path) over this document at path."""
+        over = _get(src.data, src_path)
+        self.data = self._merge_value(_get(self.data, ()), over, src, src_path, path)
+
+    def _merge_value(self, base: Any, over: Any, src: PositionedDoc, sp: tuple, path: tuple) -> Any:
+        if isinstance(base, dict) and isinstance(over, dict):
+            out = dict(base)
+            for k, v in over.items():
+                if v is None and k in out:
+                    del out[k]
+                    self._drop(path + (k,))
+                elif k in out:
+                    out[k] = self._merge_value(out[k], v, src, sp + (k,), path + (k,))
+                else:
+                    out[k] = v
+                    self._take(src, sp + (k,), path + (k,))
+            return out
+        self._drop(path)
+        self._take(src, sp, path)
+        return over
+
+    def doc(self) -> PositionedDoc:
+        return PositionedDoc(self.data, self.where, self.file, self.keys)
+
+
+def _get(data: Any, path: tuple) -> Any:
+    for p in path:
+        data = data[p]
+    return data
+
+
+def _load_chain(path: str, seen: tuple[str, ...] = ()) -> PositionedDoc:
+    """A file with its `extends` chain merged in (base first, then each child over it)."""
+    real = os.path.realpath(path)
+    if real in seen:
+        raise SpecError(f"'extends' goes round in a circle through '{_display(path)}'")
+    doc = load_file(path, _display(path))
+    if not isinstance(doc.data, dict):
+        raise SpecError("a variant file must be a mapping of sections", Loc(doc.file, 1, 1))
+    parent = doc.data.get("extends")
+    if parent is None:
+        return doc
+    if not isinstance(parent, str):
+        raise SpecError("'extends' must name a variant or a file", doc.loc(("extends",)))
+    try:
+        base_path = locate(parent, path)
+    except SpecError as e:
+        raise SpecError(e.message, doc.loc(("extends",))) from None
+    merged = _Merged(_load_chain(base_path, seen + (real,)))
+    merged.merge(doc)
+    merged.data.pop("extends", None)
+    merged.file = doc.file
+    return merged.doc()
+
+
+def _typed(key: str) -> Any:
+    """An option choice written as a mapping key, read back as the scalar it spells."""
+    try:
+        v = yaml.safe_load(key)
+    except yaml.YAMLError:
+        return key
+    return v if isinstance(v, (str, int, bool)) else key
+
+
+def _match(value: Any, choices: list[Any]) -> Any:
+    text = fmt_value(value).lower()
+    for c in choices:
+        if fmt_value(c).lower() == text:
+            return c
+    return None
+
+
+def resolve(variant: str, selections: dict[str, str] | None = None) -> ResolvedSpec:
+    """Load a variant by name, alias or path, with option selections (values as strings or typed)."""
+    name, inline = parse_variant_string(variant)
+    chosen = dict(inline)
+    chosen.update(selections or {})
+    path = locate(name)
+    doc = _load_chain(path)
+    schema.check(doc)  # structure of everything, options included, before any option is applied
+    opts_spec: dict[str, dict] = doc.data.get("options") or {}
+    options: dict[str, Any] = {}
+    defaults: dict[str, Any] = {}
+    all_choices: dict[str, list[Any]] = {}
+    for key, spec in opts_spec.items():
+        raw = spec["choices"]
+        choices = [_typed(str(k)) for k in raw] if isinstance(raw, dict) else list(raw)
+        all_choices[key] = choices
+        default = _match(spec["default"], choices)
+        if default is None:
+            raise SpecError(f"default '{fmt_value(spec['default'])}' of option '{key}' is not one of its choices "
+                            f"({', '.join(fmt_value(c) for c in choices)})", doc.loc(("options", key, "default")))
+        defaults[key] = options[key] = default
+    for key, value in chosen.items():
+        if key not in opts_spec:
+            hint = did_you_mean(key, opts_spec) or (f" (options: {', '.join(opts_spec)})" if opts_spec else
+                                                    " (this variant has no options)")
+            raise SpecError(f"unknown option '{key}' for variant '{doc.data.get('id', name)}'{hint}")
+        v = _match(value, all_choices[key])
+        if v is None:
+            raise SpecError(f"'{fmt_value(value)}' is not a choice of option '{key}' "
+                            f"(choices: {', '.join(fmt_value(c) for c in all_choices[key])})")
+        options[key] = v
+    merged = _Merged(doc)
+    for key, spec in opts_spec.items():
+        raw = spec["choices"]
+        if not isinstance(raw, dict):
+            continue
+        for k in raw:
+            if _match(_typed(str(k)), [options[key]]) is not None and raw[k]:
+                merged.merge(doc, ("options", key, "choices", k), ())
+    final = merged.doc()
+    schema.check(final)
+    vid = final.data["id"]
+    changed = [f"{k}={fmt_value(v)}" for k, v in options.items() if v != defaults[k]]
+    canonical = f"{vid}({','.join(changed)})" if changed else vid
+    body = {k: v for k, v in final.data.items() if k not in ("title", "sources", "aliases")}
+    body["_options"] = {k: fmt_value(v) for k, v in options.items()}
+    digest = hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()[:16]
+    return ResolvedSpec(final, options, defaults, all_choices, canonical, digest)

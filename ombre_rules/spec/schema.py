@@ -1,0 +1,71 @@
+"""The JSON Schema check of a variant document, with errors that name their file position."""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+import jsonschema
+
+from ..errors import SpecError, SpecErrors, did_you_mean
+from ..resources import schema_path
+from .yamlpos import PositionedDoc
+
+
+@lru_cache(maxsize=1)
+def validator() -> jsonschema.protocols.Validator:
+    with open(schema_path(), encoding="utf-8") as f:
+        schema = json.load(f)
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema)
+
+
+def _where(path) -> str:
+    return ".".join(str(p) for p in path) or "the file"
+
+
+def _message(err: jsonschema.ValidationError) -> tuple[str, tuple]:
+    path = tuple(err.absolute_path)
+    kind = err.validator
+    inst = err.instance
+    if kind == "additionalProperties" and isinstance(inst, dict):
+        allowed = list(err.schema.get("properties", {}))
+        extra = [k for k in inst if k not in allowed]
+        if extra:
+            k = extra[0]
+            hint = did_you_mean(k, allowed) or (f" (expected one of: {', '.join(allowed)})" if allowed else "")
+            return f"unknown key '{k}' in {_where(path)}{hint}", path + (k,)
+    if kind == "required":
+        missing = err.message.split("'")[1] if "'" in err.message else err.message
+        return f"missing key '{missing}' in {_where(path)}", path
+    if kind == "enum":
+        choices = [str(c) for c in err.validator_value]
+        hint = did_you_mean(inst, choices) or f" (expected one of: {', '.join(choices)})"
+        return f"'{inst}' is not allowed for {_where(path)}{hint}", path
+    if kind == "type":
+        want = err.validator_value
+        want = " or ".join(want) if isinstance(want, list) else want
+        return f"{_where(path)} must be {want}, not {json.dumps(inst)[:40]}", path
+    if kind in ("oneOf", "anyOf"):
+        return f"{_where(path)}: {json.dumps(inst)[:60]} is not a valid value here", path
+    if kind == "const":
+        return f"{_where(path)} must be {json.dumps(err.validator_value)}, not {json.dumps(inst)[:40]}", path
+    msg = err.message
+    return f"{_where(path)}: {msg[:1].lower() + msg[1:]}", path
+
+
+def check(doc: PositionedDoc) -> None:
+    """Raise SpecErrors listing every schema violation, each at its position."""
+    errors = sorted(validator().iter_errors(doc.data), key=lambda e: [str(p) for p in e.absolute_path])
+    if not errors:
+        return
+    out: list[SpecError] = []
+    seen = set()
+    for err in errors:
+        msg, path = _message(err)
+        if msg in seen:
+            continue
+        seen.add(msg)
+        loc = doc.key_loc(path) if err.validator in ("additionalProperties",) else doc.loc(path)
+        out.append(SpecError(msg, loc))
+    raise SpecErrors(out)
