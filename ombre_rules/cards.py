@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from .errors import InvalidActionError, did_you_mean
 
@@ -60,6 +60,7 @@ class Deck:
     by_name: dict[str, int] = field(repr=False)
     suit_by_name: dict[str, Suit] = field(repr=False)
     suit_masks: tuple[int, ...] = field(repr=False)
+    bits: Callable[[int], list[int]] = field(repr=False, default=None)
 
     @classmethod
     def build(cls, spec: dict) -> "Deck":
@@ -86,7 +87,16 @@ class Deck:
                 if c.suit is s:
                     m |= 1 << c.id
             masks.append(m)
-        return cls(tuple(suits), tuple(cards), by_name, {s.name: s for s in suits}, tuple(masks))
+        return cls(tuple(suits), tuple(cards), by_name, {s.name: s for s in suits}, tuple(masks),
+                   bits_function(len(cards)))
+
+    @property
+    def by_rank_suit(self) -> dict[tuple[str, int], Card]:
+        table = self.__dict__.get("_by_rank_suit")
+        if table is None:
+            table = {(c.rank, c.suit.index): c for c in self.cards}
+            object.__setattr__(self, "_by_rank_suit", table)
+        return table
 
     @property
     def size(self) -> int:
@@ -136,3 +146,12 @@ def bits(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+def bits_function(width: int) -> Callable[[int], list[int]]:
+    """A fast `bits` for masks of at most `width` bits: one table look-up per byte, no loop."""
+    tables = [tuple(tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256))
+              for k in range((width + 7) // 8)]
+    parts = ", ".join(f"*_t{k}[m >> {8 * k} & 255]" if k else "*_t0[m & 255]" for k in range(len(tables)))
+    env = {f"_t{k}": t for k, t in enumerate(tables)}
+    return eval(f"lambda m: [{parts}]", env)  # noqa: S307 - generated from integers only

@@ -33,13 +33,11 @@ class CardEnv:
         self.card = None
         self.led_card = None
         self.led_suit = None
-        self._rank_index: dict[tuple[str, int], Any] = {
-            (c.rank, c.suit.index): c for c in deck.cards}
 
     def f_card(self, rank, suit):
         if suit is None or rank is None:
             return None
-        return self._rank_index.get((str(rank), suit.index))
+        return self._deck.by_rank_suit.get((str(rank), suit.index))
 
     # context functions -------------------------------------------------------------------------
     def f_suit(self, c):
@@ -62,32 +60,81 @@ class CardEnv:
 
 
 class DealEnv(CardEnv):
-    """What deal-level expressions see: the state of one deal, read-only."""
+    """What deal-level expressions see: the state of one deal, read-only, computed on access."""
 
     def __init__(self, state, ctx=None) -> None:
-        rs = state.rules
-        CardEnv.__init__(self, rs.deck, ctx.trump if ctx else None)
+        self._deck = state.rules.deck
         self._ctx = ctx
         self._state = state
-        self._cards = rs.deck.cards
-        self.dealer = state.dealer
-        self.forehand = rs.next_seat[state.dealer]
-        self.players = list(state.order_from(self.forehand))
-        d = state.declarer
-        self.declarer = d if d >= 0 else None
-        self.defenders = [p for p in state.order_from(rs.next_seat[d]) if p != d] if d >= 0 else []
-        self.contract = state.contract
-        self.committed = state.committed
-        self.stopped = state.stopped
-        self.conceded = state.conceded
-        self.pool = state.pool
-        self.tricks_played = sum(state.tricks)
-        self.trump_order = [self._cards[c] for c in ctx.trump_order] if ctx else []
+        self._cards = self._deck.cards
+        self.trump = ctx.trump if ctx is not None else None
         self.choice = None
-        if ctx is not None:
-            self.__dict__.update(ctx.names)
-        else:
-            self.__dict__.update(rs.base_names)
+        self._pool = None
+
+    def __getattr__(self, name: str):
+        ctx = self.__dict__.get("_ctx")
+        table = ctx.names if ctx is not None else self.__dict__["_state"].rules.base_names
+        try:
+            return table[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    @property
+    def dealer(self):
+        return self._state.dealer
+
+    @property
+    def forehand(self):
+        st = self._state
+        return st.rules.next_seat[st.dealer]
+
+    @property
+    def players(self):
+        st = self._state
+        return list(st.rules.seat_orders[st.rules.next_seat[st.dealer]])
+
+    @property
+    def declarer(self):
+        d = self._state.declarer
+        return d if d >= 0 else None
+
+    @property
+    def defenders(self):
+        st = self._state
+        return list(st.rules.seat_orders[st.declarer][1:]) if st.declarer >= 0 else []
+
+    @property
+    def contract(self):
+        return self._state.contract
+
+    @property
+    def committed(self):
+        return self._state.committed
+
+    @property
+    def stopped(self):
+        return self._state.stopped
+
+    @property
+    def conceded(self):
+        return self._state.conceded
+
+    @property
+    def pool(self):
+        return self._state.pool if self._pool is None else self._pool
+
+    @pool.setter
+    def pool(self, value):
+        self._pool = value
+
+    @property
+    def tricks_played(self):
+        return sum(self._state.tricks)
+
+    @property
+    def trump_order(self):
+        ctx = self._ctx
+        return ctx.trump_order_cards if ctx is not None else []
 
     def _mask_cards(self, mask: int) -> list:
         cards = self._cards

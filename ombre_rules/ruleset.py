@@ -203,6 +203,7 @@ class Ruleset:
         deck = self.deck
         n = self.players
         self.next_seat = [(s + 1) % n for s in range(n)]
+        self.seat_orders = [tuple((s + i) % n for i in range(n)) for s in range(n)]
         for i, (name, c) in enumerate(data["contracts"].items()):
             self.contracts.append(Contract(name, i, int(c.get("level", 0)), int(c.get("value", 0)),
                                            c.get("title", name), "level" in c))

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
-from ..cards import bits
+from ..envs import DealEnv
 from ..errors import IllegalActionError, OmbreError, SpecError
 from ..ruleset import Contract, Ruleset
 from .scoring import settle
@@ -43,8 +43,8 @@ class State:
                  "pool", "payments", "phase", "to_move", "history", "declarer", "contract", "trump", "ctx",
                  "turned", "high", "high_seat", "passed", "first_bidder", "round_no", "round_contracts", "ex_queue", "ex_count",
                  "ex_min", "ex_max", "ex_can_cede", "ex_first_used", "ceded", "discards", "drawn", "last_exchanger",
-                 "trick", "trick_seats", "leader", "led", "keyrow", "best", "best_seat", "tricks", "won",
-                 "play_hands", "committed", "stopped", "conceded", "claim_pending", "concede_ok",
+                 "trick", "lm", "leader", "led", "keyrow", "best", "best_seat", "tricks", "won",
+                 "play_hands", "claim_at", "committed", "stopped", "conceded", "claim_pending", "concede_ok",
                  "concede_refused", "consent_queue", "follow_rows", "trick_log", "result", "outcome")
 
     def __init__(self, rules: Ruleset, *, seed: int | None = None, dealer: int = 0, pool: int = 0,
@@ -77,12 +77,13 @@ class State:
         self.ex_count = self.ex_min = self.ex_max = 0
         self.ex_can_cede = self.ex_first_used = False
         self.trick: list[int] = []
-        self.trick_seats: list[int] = []
+        self.lm = -1
         self.tricks = [0] * n
         self.won = [0] * n
         self.play_hands = list(self.hands)
         self.committed = self.stopped = self.conceded = False
         self.claim_pending = self.concede_ok = self.concede_refused = False
+        self.claim_at = -1
         self.consent_queue: list[int] = []
         self.trick_log: list[tuple[int, tuple[int, ...], int]] = []
         self.result: Result | None = None
@@ -108,13 +109,9 @@ class State:
         """The seat to act, or -1 when the deal is over."""
         return -1 if self.phase == DONE else self.to_move
 
-    def order_from(self, seat: int) -> Iterator[int]:
+    def order_from(self, seat: int) -> tuple[int, ...]:
         """Every seat once, in order of play, starting at `seat`."""
-        nxt = self.rules.next_seat
-        s = seat
-        for _ in range(self.n):
-            yield s
-            s = nxt[s]
+        return self.rules.seat_orders[seat]
 
     def legal_actions(self) -> list[int]:
         """The legal actions of the seat to move (empty when the deal is over)."""
@@ -128,7 +125,8 @@ class State:
                     if hand & bind:
                         m = hand & must
                         break
-            acts = bits(m)
+            self.lm = m
+            acts = r.deck.bits(m)
             if self.claim_pending:
                 acts.append(r.A_STOP)
             if self.concede_ok and self.to_move == self.declarer and not self.concede_refused \
@@ -147,7 +145,8 @@ class State:
         if ph == EXCHANGE:
             acts = []
             if self.ex_count < self.ex_max:
-                acts = [r.A_DISCARD + c for c in bits(self.hands[self.to_move])]
+                base = r.A_DISCARD
+                acts = [base + c for c in r.deck.bits(self.hands[self.to_move])]
             if self.ex_count >= self.ex_min:
                 acts.append(r.A_DRAW)
             if self.ex_can_cede and self.ex_count == 0:
@@ -162,36 +161,66 @@ class State:
     def apply(self, a: int) -> None:
         """Apply a legal action of the seat to move; IllegalActionError (nothing changed) otherwise."""
         r = self.rules
-        if self.phase == PLAY and 0 <= a < r.A_DISCARD:
-            hand = self.hands[self.to_move]
-            m = hand
-            if self.trick:
-                for bind, must in self.follow_rows[self.led]:
-                    if hand & bind:
-                        m = hand & must
-                        break
+        ph = self.phase
+        if ph == PLAY and 0 <= a < r.A_DISCARD:
+            seat = self.to_move
+            m = self.lm
+            if m < 0:
+                hand = m = self.hands[seat]
+                if self.trick:
+                    for bind, must in self.follow_rows[self.led]:
+                        if hand & bind:
+                            m = hand & must
+                            break
             if not m >> a & 1:
                 self._illegal(a)
+            self.lm = -1
             self.history.append(a)
-            self._play(a)
+            self.hands[seat] ^= 1 << a
+            if self.claim_pending:
+                self.committed = True
+                self.claim_pending = False
+            trick = self.trick
+            if trick:
+                k = self.keyrow[a]
+                if k > self.best:
+                    self.best = k
+                    self.best_seat = seat
+            else:
+                self.leader = self.best_seat = seat
+                self.led = a
+                ctx = self.ctx
+                row = self.keyrow = ctx.key[ctx.eff[a]]
+                self.best = row[a]
+            trick.append(a)
+            if len(trick) < self.n:
+                self.to_move = r.next_seat[seat]
+            else:
+                self._end_trick()
+            return
+        if ph == EXCHANGE and r.A_DISCARD <= a < r.A_BID:
+            bit = 1 << (a - r.A_DISCARD)
+            seat = self.to_move
+            if self.ex_count >= self.ex_max or not self.hands[seat] & bit:
+                self._illegal(a)
+            self.history.append(a)
+            self.hands[seat] ^= bit
+            self.discards[seat] |= bit
+            self.ex_count += 1
             return
         if a not in self.legal_actions():
             self._illegal(a)
         self.history.append(a)
+        self.lm = -1
         if a >= r.A_PASS:
             self._special(a)
         elif a >= r.A_TRUMP:
             self._set_trump(r.deck.suits[a - r.A_TRUMP])
             self._continue_exchange()
-        elif a >= r.A_BID:
+        else:
             self.high = r.contracts[a - r.A_BID]
             self.high_seat = self.to_move
             self._next_bidder()
-        else:
-            bit = 1 << (a - r.A_DISCARD)
-            self.hands[self.to_move] ^= bit
-            self.discards[self.to_move] |= bit
-            self.ex_count += 1
 
     def apply_str(self, text: str) -> int:
         """Parse an action in notation and apply it; returns the action id."""
@@ -232,15 +261,15 @@ class State:
     def _priority(self, seat: int) -> int:
         return (seat - self.first_bidder) % self.n
 
-    def env(self):
-        from ..envs import DealEnv
-
+    def env(self) -> DealEnv:
         return DealEnv(self, self.ctx)
 
     def eval(self, expr, env=None) -> Any:
         """Evaluate a deal-level expression; a failure is reported at the expression's place."""
+        if expr.constant:
+            return expr.fn(None)
         try:
-            return expr(env or self.env())
+            return expr.fn(env or self.env())
         except OmbreError:
             raise
         except Exception as ex:
@@ -413,51 +442,30 @@ class State:
         play = self.contract.play
         env = self.env()
         self.leader = self.to_move = int(self.eval(play.first_leader, env))
+        self.claim_at = play.claim[0] if play.claim is not None else -1
         self.concede_ok = play.concede is not None and (play.concede[1] is None or bool(self.eval(play.concede[1],
                                                                                                     env)))
         self._trick_start()
 
     def _trick_start(self) -> None:
-        claim = self.contract.play.claim
-        if claim is not None and not self.committed and len(self.trick_log) == claim[0] \
-                and self.leader == self.declarer and self.eval(claim[1]):
+        if len(self.trick_log) == self.claim_at and not self.committed and self.leader == self.declarer \
+                and self.eval(self.contract.play.claim[1]):
             self.claim_pending = True
 
-    def _play(self, card: int) -> None:
-        seat = self.to_move
-        self.hands[seat] ^= 1 << card
-        if self.claim_pending:
-            self.committed = True
-            self.claim_pending = False
+    def _end_trick(self) -> None:
         trick = self.trick
-        if not trick:
-            self.led = card
-            row = self.keyrow = self.ctx.key[self.ctx.eff[card]]
-            self.best = row[card]
-            self.best_seat = seat
-        else:
-            k = self.keyrow[card]
-            if k > self.best:
-                self.best = k
-                self.best_seat = seat
-        trick.append(card)
-        self.trick_seats.append(seat)
-        if len(trick) < self.n:
-            self.to_move = self.rules.next_seat[seat]
-            return
         w = self.best_seat
         self.tricks[w] += 1
         m = 0
         for c in trick:
             m |= 1 << c
         self.won[w] |= m
-        self.trick_log.append((self.trick_seats[0], tuple(trick), w))
+        self.trick_log.append((self.leader, tuple(trick), w))
         self.trick = []
-        self.trick_seats = []
         self.leader = self.to_move = w
         if not self.hands[w]:
             self._finish()
-        else:
+        elif len(self.trick_log) == self.claim_at:
             self._trick_start()
 
     # -- end -------------------------------------------------------------------------------------------

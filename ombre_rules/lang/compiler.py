@@ -57,7 +57,7 @@ class Namespace:
     card_literal: Callable[[str], Any]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Expr:
     """A compiled expression: call it with an environment."""
 

@@ -1,0 +1,275 @@
+"""The `ombre` command line."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from . import bench as bench_mod
+from .engine import State
+from .errors import OmbreError, SpecErrors
+from .log import format_deal
+from .players import make_player
+from .ruleset import Ruleset, load
+
+EPILOG = """examples:
+  ombre variants
+  ombre play ombre --seed 7
+  ombre play "ombre(all_pass=spadille_force)" --seed 3 --record deal.json
+  ombre play ombre --seed 7 --human 1
+  ombre replay deal.json
+  ombre check variants/*.yaml
+  ombre test tests/scenarios
+  ombre bench ombre --deals 5000 --seed 1 --json
+"""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # exit 2 with a one-line reason, as argparse does, plus a hint
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {message}\n(see '{self.prog} --help')\n")
+
+
+def _options(pairs: list[str]) -> dict[str, str]:
+    out = {}
+    for p in pairs or []:
+        if "=" not in p:
+            raise OmbreError(f"bad --option '{p}' (expected key=value)")
+        k, v = p.split("=", 1)
+        out[k.strip()] = v.strip()
+    return out
+
+
+def _load(variant: str, pairs: list[str]) -> Ruleset:
+    return load(variant, _options(pairs))
+
+
+# -- commands -------------------------------------------------------------------------------------
+def cmd_variants(args) -> int:
+    from .spec.resolve import builtin_index, fmt_value, resolve
+
+    seen = set()
+    for name, path in sorted(builtin_index().items(), key=lambda kv: kv[1]):
+        if path in seen:
+            continue
+        seen.add(path)
+        spec = resolve(path)
+        d = spec.data
+        aliases = ", ".join(d.get("aliases") or [])
+        print(f"{d['id']:<16} {d.get('title', '')}" + (f"  (aliases: {aliases})" if aliases else ""))
+        for key, o in (d.get("options") or {}).items():
+            choices = "|".join(fmt_value(c) for c in spec.choices[key])
+            print(f"    {key}={fmt_value(spec.defaults[key])}  [{choices}]" + (f"  {o['doc']}" if o.get("doc") else ""))
+    return 0
+
+
+def check_variant(path: str) -> list[str]:
+    """Every problem of a variant file: with its default options and with each other choice of each option."""
+    from .spec.resolve import resolve
+
+    problems: list[str] = []
+    try:
+        spec = resolve(path)
+    except SpecErrors as e:
+        return [str(x) for x in e.errors]
+    except OmbreError as e:
+        return [str(e)]
+    runs = [{}] + [{k: c} for k, cs in spec.choices.items() for c in cs if c != spec.defaults[k]]
+    for sel in runs:
+        try:
+            rules = load(path, sel)
+            for ctx in list(rules._contexts.values()):
+                ctx.follow  # noqa: B018 - evaluates every obligation once
+        except SpecErrors as e:
+            problems += [str(x) for x in e.errors]
+        except OmbreError as e:
+            problems.append(str(e))
+    out = []
+    for p in problems:
+        if p not in out:
+            out.append(p)
+    return out
+
+
+def cmd_check(args) -> int:
+    bad = 0
+    for path in args.files:
+        problems = check_variant(path)
+        for p in problems:
+            print(p, file=sys.stderr)
+        if problems:
+            bad += 1
+        else:
+            print(f"{path}: ok")
+    return 1 if bad else 0
+
+
+def _human_turn(state: State, seat: int) -> int:
+    v = state.view(seat)
+    print(f"\n-- seat {seat}, {v['phase']} --")
+    print(f"hand: {' '.join(v['hand'])}")
+    if v["trump"]:
+        print(f"trumps: {v['trump']}" + (f"; contract {v['contract']} by seat {v['declarer']}" if v['contract'] else ""))
+    if v["current_trick"]:
+        print(f"trick so far: {' '.join(v['current_trick'])}")
+    print("legal: " + ", ".join(v["legal"]))
+    while True:
+        try:
+            text = input(f"seat {seat}> ")
+        except EOFError:
+            raise KeyboardInterrupt from None
+        try:
+            a = state.rules.parse_action(text)
+        except OmbreError as e:
+            print(f"not understood: {e.message}")
+            continue
+        if a not in state.legal_actions():
+            print(f"'{state.rules.action_str(a)}' is not legal now; legal: {', '.join(v['legal'])}")
+            continue
+        return a
+
+
+def cmd_play(args) -> int:
+    from .records import to_record, write
+
+    rules = _load(args.variant, args.option)
+    n = rules.players
+    if args.human is not None and not 0 <= args.human < n:
+        raise OmbreError(f"--human must be a seat from 0 to {n - 1}")
+    if not 0 <= args.dealer < n:
+        raise OmbreError(f"--dealer must be a seat from 0 to {n - 1}")
+    names = (args.players or "random").split(",")
+    if len(names) == 1:
+        names *= n
+    if len(names) != n:
+        raise OmbreError(f"--players names {len(names)} players; {rules.variant} has {n} seats")
+    players = [make_player(nm, args.seed * 1000 + i) for i, nm in enumerate(names)]
+    state = State(rules, seed=args.seed, dealer=args.dealer)
+    if args.human is not None:
+        print("\n".join(format_deal(state, viewer=args.human)))
+    while not state.is_terminal:
+        seat = state.current_player
+        if seat == args.human:
+            a = _human_turn(state, seat)
+        else:
+            a = players[seat].act(state, seat)
+        state.apply(a)
+    print("\n".join(format_deal(state, viewer=args.human)))
+    if args.record:
+        write(args.record, [to_record(state)])
+        print(f"record written to {args.record}")
+    return 0
+
+
+def cmd_replay(args) -> int:
+    from .records import read, replay
+
+    recs = read(args.file)
+    for i, rec in enumerate(recs):
+        rep = replay(rec)
+        res = rep.result or {}
+        print(f"{args.file}: record {i + 1}: {rep.variant}: {rep.actions} actions replayed; "
+              f"outcome {res.get('outcome')}, payments {res.get('payments')}: identical")
+    return 0
+
+
+def cmd_bench(args) -> int:
+    if args.deals < 1:
+        raise OmbreError("--deals must be at least 1")
+    rules = _load(args.variant, args.option)
+    out = bench_mod.run(rules, args.deals, args.seed)
+    if args.json:
+        print(json.dumps(out))
+    else:
+        print(f"{out['variant']}: {out['deals']} deals in {out['seconds']:.2f}s = {out['deals_per_s']:.0f} deals/s "
+              f"({out['actions_per_deal']} actions/deal)")
+        print(f"contracts: {out['contracts']}")
+        print(f"outcomes: {out['outcomes']}")
+    return 0
+
+
+def cmd_test(args) -> int:
+    from .scenario import run_file
+
+    files: list[str] = []
+    for p in args.files:
+        if os.path.isdir(p):
+            for root, _dirs, fs in os.walk(p):
+                files += [os.path.join(root, f) for f in sorted(fs) if f.endswith((".yaml", ".yml"))]
+        else:
+            files.append(p)
+    if not files:
+        raise OmbreError("no scenario files given")
+    cache: dict = {}
+    passed = failed = 0
+    for f in sorted(files):
+        try:
+            rep = run_file(f, cache)
+        except OmbreError as e:
+            print(str(e), file=sys.stderr)
+            failed += 1
+            continue
+        passed += len(rep.passed)
+        failed += len(rep.failures)
+        for fl in rep.failures:
+            print(str(fl), file=sys.stderr)
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="ombre", description="Play, check and test games of the Ombre family, each defined by a "
+                "YAML variant file.", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    s = sub.add_parser("variants", help="list the built-in variants and their options")
+    s.set_defaults(fn=cmd_variants)
+    s = sub.add_parser("check", help="validate variant files (file:line:col messages, exit 1 on errors)")
+    s.add_argument("files", nargs="+", metavar="FILE")
+    s.set_defaults(fn=cmd_check)
+    s = sub.add_parser("play", help="play one deal with bots (or a person) and print its log")
+    s.add_argument("variant", metavar="VARIANT|FILE", help="a built-in variant, NAME(key=value,...), or a file")
+    s.add_argument("--seed", type=int, default=0, help="seed of the deal and the bots (default 0)")
+    s.add_argument("--dealer", type=int, default=0, help="the dealer's seat (default 0)")
+    s.add_argument("--option", action="append", metavar="KEY=VALUE", help="set a variant option (repeatable)")
+    s.add_argument("--players", metavar="P1,P2,...", help="bot per seat (default random)")
+    s.add_argument("--human", type=int, metavar="SEAT", help="play this seat yourself at the terminal")
+    s.add_argument("--record", metavar="FILE", help="write the deal's JSON record to FILE")
+    s.set_defaults(fn=cmd_play)
+    s = sub.add_parser("replay", help="re-run a JSON record and verify it")
+    s.add_argument("file", metavar="FILE")
+    s.set_defaults(fn=cmd_replay)
+    s = sub.add_parser("bench", help="time random legal play")
+    s.add_argument("variant", metavar="VARIANT|FILE")
+    s.add_argument("--deals", type=int, default=5000, help="deals to play (default 5000)")
+    s.add_argument("--seed", type=int, default=1, help="seed (default 1)")
+    s.add_argument("--option", action="append", metavar="KEY=VALUE", help="set a variant option (repeatable)")
+    s.add_argument("--json", action="store_true", help="end with one JSON line (includes deals_per_s)")
+    s.set_defaults(fn=cmd_bench)
+    s = sub.add_parser("test", help="run scenario files (or folders of them)")
+    s.add_argument("files", nargs="+", metavar="SCENARIO")
+    s.set_defaults(fn=cmd_test)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.fn(args)
+    except SpecErrors as e:
+        for x in e.errors:
+            print(str(x), file=sys.stderr)
+        return 1
+    except OmbreError as e:
+        print(f"ombre: error: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("\nombre: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,77 @@
+"""The one observation model: what a seat may see. Views, logs shown to a seat, and bots all use it."""
+from __future__ import annotations
+
+from typing import Any
+
+
+def visible_cards(state, seat: int) -> int:
+    """Every card whose identity `seat` knows now: its hand, its discards, cards played, the turned card,
+    and leftover stock cards shown to it."""
+    m = state.hands[seat] | state.discards[seat] | state.drawn[seat]
+    for _leader, cards, _w in state.trick_log:
+        for c in cards:
+            m |= 1 << c
+    for c in state.trick:
+        m |= 1 << c
+    if state.turned >= 0:
+        m |= 1 << state.turned
+    m |= leftover_shown(state, seat)
+    return m
+
+
+def leftover_shown(state, seat: int) -> int:
+    """The stock cards nobody drew, if the rules show them to this seat (only once play has begun)."""
+    if state.contract is None or state.phase < 3 or not state.talon:
+        return 0
+    mode = state.contract.exchange.leftover
+    if mode == "all" or (mode == "last_exchanger" and seat == state.last_exchanger):
+        m = 0
+        for c in state.talon:
+            m |= 1 << c
+        return m
+    return 0
+
+
+def public_actions(state, seat: int) -> list[dict[str, Any]]:
+    """The deal's actions as `seat` may know them: others' discards are shown only as 'discard'."""
+    from .replay import events
+
+    return [e.public(seat) for e in events(state)]
+
+
+def view(state, seat: int) -> dict[str, Any]:
+    """A seat's observation as plain data."""
+    r = state.rules
+    deck = r.deck
+    n = state.n
+    if not 0 <= seat < n:
+        raise ValueError(f"no seat {seat} (seats are 0 to {n - 1})")
+    out: dict[str, Any] = {
+        "variant": r.variant,
+        "seat": seat,
+        "dealer": state.dealer,
+        "phase": state.phase_name,
+        "to_move": state.current_player,
+        "hand": deck.names(state.hands[seat]),
+        "hand_sizes": [bin(h).count("1") for h in state.hands],
+        "talon_size": len(state.talon),
+        "pool": state.pool,
+        "declarer": state.declarer if state.declarer >= 0 else None,
+        "contract": state.contract.name if state.contract else None,
+        "trump": state.trump.name if state.trump is not None else None,
+        "turned": deck.name(state.turned) if state.turned >= 0 else None,
+        "my_discards": deck.names(state.discards[seat]),
+        "my_draws": deck.names(state.drawn[seat]),
+        "discard_counts": [bin(d).count("1") for d in state.discards],
+        "leftover_shown": deck.names(leftover_shown(state, seat)),
+        "tricks": list(state.tricks),
+        "trick_history": [{"leader": ld, "cards": [deck.name(c) for c in cards], "winner": w}
+                          for ld, cards, w in state.trick_log],
+        "current_trick": [deck.name(c) for c in state.trick],
+        "actions": public_actions(state, seat),
+    }
+    if state.current_player == seat:
+        out["legal"] = [r.action_str(a) for a in state.legal_actions()]
+    if state.result is not None:
+        out["result"] = state.result.to_dict()
+    return out

@@ -1,0 +1,98 @@
+"""A readable log of a deal, for everyone (omniscient) or as one seat may see it."""
+from __future__ import annotations
+
+from .engine.replay import events, initial
+from .engine.view import leftover_shown
+
+
+def _seat(state, s: int) -> str:
+    r = state.rules
+    if s == r.next_seat[state.dealer]:
+        return f"seat {s} (forehand)"
+    if s == state.dealer:
+        return f"seat {s} (dealer)"
+    return f"seat {s}"
+
+
+def hand_line(state, mask: int) -> str:
+    return " ".join(state.rules.deck.names(mask)) or "-"
+
+
+def deal_header(state, viewer: int | None = None) -> list[str]:
+    r = state.rules
+    lines = [f"{r.title} — {r.variant}" + (f", seed {state.seed}" if state.seed is not None else ""),
+             f"dealer: seat {state.dealer}; pool {state.pool_before}"]
+    lines.append("hands:")
+    for s in state.order_from(r.next_seat[state.dealer]):
+        if viewer is None or viewer == s:
+            lines.append(f"  {_seat(state, s)}: {hand_line(state, state.deal_hands[s])}")
+    if viewer is None and state.deal_talon:
+        lines.append(f"  talon (top first): {' '.join(r.deck.name(c) for c in state.deal_talon)}")
+    return lines
+
+
+def format_deal(state, viewer: int | None = None, header: bool = True) -> list[str]:
+    """Log lines for the deal so far; `viewer` hides what that seat may not see."""
+    r = state.rules
+    deck = r.deck
+    lines = deal_header(state, viewer) if header else []
+    s = initial(state)
+    phase = None
+    pending_discards: dict[int, list[str]] = {}
+    trick_no = 0
+    for ev in events(state):
+        if ev.phase != phase:
+            phase = ev.phase
+            lines.append(f"{phase}:")
+        seat = ev.seat
+        a = ev.action
+        if r.A_DISCARD <= a < r.A_BID:
+            pending_discards.setdefault(seat, []).append(deck.name(a - r.A_DISCARD))
+        elif a == r.A_DRAW:
+            before = s.talon[:]
+            s.apply(a)
+            gave = pending_discards.pop(seat, [])
+            got = before[:len(gave)]
+            if viewer is None or viewer == seat:
+                lines.append(f"  {_seat(s, seat)} discards {' '.join(gave) or 'nothing'}"
+                             f"{', draws ' + ' '.join(deck.name(c) for c in got) if got else ''}")
+            else:
+                lines.append(f"  {_seat(s, seat)} changes {len(gave)} card{'s' if len(gave) != 1 else ''}")
+            if s.phase == 3 and s.talon:
+                shown = leftover_shown(s, viewer) if viewer is not None else 0
+                if viewer is None:
+                    lines.append(f"  left in the stock: {' '.join(deck.name(c) for c in s.talon)}")
+                elif shown:
+                    lines.append(f"  left in the stock, shown: {' '.join(deck.names(shown))}")
+            continue
+        elif a < r.A_DISCARD:
+            before_log = len(s.trick_log)
+            was_committed = s.committed
+            s.apply(a)
+            if s.committed and not was_committed:
+                lines.append(f"  {_seat(s, seat)} plays on after the first {before_log} tricks: committed")
+            if len(s.trick_log) > before_log:
+                trick_no += 1
+                leader, cards, w = s.trick_log[-1]
+                plays = []
+                p = leader
+                for c in cards:
+                    plays.append(f"{p}:{deck.name(c)}")
+                    p = r.next_seat[p]
+                lines.append(f"  trick {trick_no}: {' '.join(plays)} -> seat {w}")
+            continue
+        else:
+            lines.append(f"  {_seat(s, seat)}: {ev.text}")
+        prev_contract = s.contract
+        s.apply(a)
+        if s.contract is not None and prev_contract is None:
+            lines.append(f"  {_seat(s, s.declarer)} is declarer: {s.contract.name}")
+            if s.turned >= 0:
+                lines.append(f"  turned {deck.name(s.turned)}: trumps are {s.trump.name}")
+    if state.result is not None:
+        res = state.result
+        lines.append(f"outcome: {res.outcome}" + (f" ({res.contract}, trumps {res.trump})" if res.contract else ""))
+        lines.append("tricks: " + ", ".join(f"seat {i} {t}" for i, t in enumerate(res.tricks)))
+        lines.append("payments: " + ", ".join(f"seat {i} {p:+d}" for i, p in enumerate(res.payments))
+                     + f"; pool {res.pool_before} -> {res.pool_after}")
+    return lines

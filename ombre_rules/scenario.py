@@ -1,0 +1,296 @@
+"""Scenario files: a variant, a deal, scripted actions, and the expected legal sets, tricks, outcome and
+payments. They are the main rule tests and a tool for house-rule authors (`ombre test FILE…`).
+
+A file holds one scenario (a mapping) or several (`scenarios: [...]`, each inheriting the file's other keys).
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from .engine import State
+from .errors import Loc, OmbreError, SpecError
+from .ruleset import Ruleset, load
+from .spec.yamlpos import PositionedDoc, load_file
+
+KEYS = {"name", "variant", "options", "dealer", "pool", "hands", "talon", "seed", "actions", "expect", "doc"}
+EXPECT_KEYS = {"legal", "illegal", "trick_winners", "tricks", "outcome", "payments", "pool", "declarer",
+               "contract", "trump", "phase", "to_move", "hand", "view", "stopped", "committed", "result"}
+
+
+@dataclass
+class Failure:
+    loc: Loc
+    scenario: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.loc}: {self.scenario}: {self.message}"
+
+
+@dataclass
+class Report:
+    file: str
+    passed: list[str] = field(default_factory=list)
+    failures: list[Failure] = field(default_factory=list)
+
+
+def _seat_key(k: Any, loc: Loc, n: int) -> int:
+    try:
+        s = int(k)
+    except (TypeError, ValueError):
+        raise SpecError(f"seat '{k}' is not a number", loc) from None
+    if not 0 <= s < n:
+        raise SpecError(f"no seat {s} in a {n}-player game", loc)
+    return s
+
+
+class _Runner:
+    def __init__(self, doc: PositionedDoc, base: tuple, data: dict, cache: dict) -> None:
+        self.doc = doc
+        self.base = base
+        self.d = data
+        self.cache = cache
+        self.name = str(data.get("name") or os.path.basename(doc.file))
+
+    def loc(self, *path) -> Loc:
+        full = self.base + tuple(path)
+        while len(full) > len(self.base) and full not in self.doc.where:
+            full = full[:-1]
+        return self.doc.loc(full)
+
+    def rules(self) -> Ruleset:
+        variant = self.d.get("variant")
+        if not isinstance(variant, str):
+            raise SpecError("a scenario needs 'variant'", self.loc())
+        here = os.path.dirname(self.doc.file)
+        name = variant
+        head = variant.split("(")[0]
+        if head.endswith((".yaml", ".yml")) and not os.path.isabs(head):
+            cand = os.path.join(here, head)
+            if os.path.exists(cand):
+                name = cand + variant[len(head):]
+        opts = {str(k): v for k, v in (self.d.get("options") or {}).items()}
+        key = (name, tuple(sorted((k, str(v)) for k, v in opts.items())))
+        if key not in self.cache:
+            try:
+                self.cache[key] = load(name, opts)
+            except SpecError as e:
+                if e.loc is None:
+                    raise SpecError(e.message, self.loc("variant")) from None
+                raise
+        return self.cache[key]
+
+    def state(self, rules: Ruleset) -> State:
+        d = self.d
+        n = rules.players
+        dealer = int(d.get("dealer", 0))
+        pool = int(d.get("pool", 0))
+        if "hands" not in d:
+            return State(rules, seed=int(d.get("seed", 0)), dealer=dealer, pool=pool)
+        deck = rules.deck
+        hands = [0] * n
+        seen: dict[int, str] = {}
+
+        def take(name: Any, where: str, path: tuple) -> int:
+            try:
+                c = deck.parse(str(name))
+            except OmbreError as e:
+                raise SpecError(e.message, self.loc(*path)) from None
+            if c in seen:
+                raise SpecError(f"card {deck.name(c)} is dealt twice ({seen[c]} and {where})", self.loc(*path))
+            seen[c] = where
+            return c
+
+        raw = d["hands"]
+        if not isinstance(raw, dict):
+            raise SpecError("'hands' maps seats to lists of cards", self.loc("hands"))
+        for k, cards in raw.items():
+            s = _seat_key(k, self.loc("hands", k), n)
+            for i, name in enumerate(cards or []):
+                hands[s] |= 1 << take(name, f"seat {s}", ("hands", k, i))
+        talon = [take(name, "the talon", ("talon", i)) for i, name in enumerate(d.get("talon") or [])]
+        missing = [deck.name(c) for c in range(deck.size) if c not in seen]
+        if missing:
+            raise SpecError(f"the deal leaves out {', '.join(missing)}", self.loc("hands"))
+        return State(rules, dealer=dealer, pool=pool, hands=hands, talon=talon)
+
+    def run(self) -> list[Failure]:
+        fails: list[Failure] = []
+        extra = set(self.d) - KEYS - {"scenarios"}
+        if extra:
+            k = sorted(extra)[0]
+            return [Failure(self.loc(k), self.name, f"unknown key '{k}' (expected one of: {', '.join(sorted(KEYS))})")]
+        rules = self.rules()
+        state = self.state(rules)
+        expect = self.d.get("expect") or {}
+        bad = set(expect) - EXPECT_KEYS
+        if bad:
+            k = sorted(bad)[0]
+            return [Failure(self.loc("expect", k), self.name,
+                            f"unknown expectation '{k}' (expected one of: {', '.join(sorted(EXPECT_KEYS))})")]
+        actions = [str(a) for a in (self.d.get("actions") or [])]
+        checks: dict[int, list[tuple[str, int, Any]]] = {}
+        for i, chk in enumerate(_as_list(expect.get("legal"))):
+            at = self._when(chk, actions, ("expect", "legal", i))
+            checks.setdefault(at, []).append(("legal", i, chk))
+        for i, chk in enumerate(_as_list(expect.get("illegal"))):
+            at = self._when(chk, actions, ("expect", "illegal", i))
+            checks.setdefault(at, []).append(("illegal", i, chk))
+        for i, chk in enumerate(_as_list(expect.get("view"))):
+            at = self._when(chk, actions, ("expect", "view", i))
+            checks.setdefault(at, []).append(("view", i, chk))
+        for step in range(len(actions) + 1):
+            for kind, i, chk in checks.get(step, []):
+                fails += self._check(kind, i, chk, state, step)
+            if step == len(actions):
+                break
+            text = actions[step]
+            try:
+                state.apply_str(text)
+            except OmbreError as e:
+                fails.append(Failure(self.loc("actions", step), self.name,
+                                     f"step {step + 1} '{text}': {e.message}"))
+                return fails
+        fails += self._final(expect, state)
+        return fails
+
+    def _when(self, chk: dict, actions: list[str], path: tuple) -> int:
+        if "after" in chk:
+            return int(chk["after"])
+        if "before" in chk:
+            want = str(chk["before"]).strip()
+            nth = int(chk.get("occurrence", 1))
+            seen = 0
+            for i, a in enumerate(actions):
+                if a.strip() == want:
+                    seen += 1
+                    if seen == nth:
+                        return i
+            raise SpecError(f"'before: {want}' does not match any action", self.loc(*path))
+        return len(actions)
+
+    def _check(self, kind: str, i: int, chk: dict, state: State, step: int) -> list[Failure]:
+        r = state.rules
+        out = []
+        path = ("expect", kind, i)
+        if "seat" in chk and chk["seat"] != state.current_player:
+            out.append(Failure(self.loc(*path), self.name,
+                               f"after {step} actions: seat to move is {state.current_player}, expected {chk['seat']}"))
+        if kind == "legal":
+            got = sorted(r.action_str(a) for a in state.legal_actions())
+            want = sorted(str(a) for a in chk.get("actions", []))
+            if got != want:
+                missing = sorted(set(want) - set(got))
+                extra = sorted(set(got) - set(want))
+                out.append(Failure(self.loc(*path), self.name,
+                                   f"after {step} actions: legal set differs; missing {missing}, unexpected {extra}"))
+        elif kind == "illegal":
+            text = str(chk.get("action"))
+            probe = state.clone()
+            try:
+                probe.apply_str(text)
+                out.append(Failure(self.loc(*path), self.name, f"after {step} actions: '{text}' was accepted"))
+            except OmbreError as e:
+                want = chk.get("message")
+                if want is not None and str(want) not in e.message:
+                    out.append(Failure(self.loc(*path), self.name,
+                                       f"after {step} actions: message '{e.message}' lacks '{want}'"))
+        elif kind == "view":
+            v = state.view(int(chk["seat"]))
+            for key, want in chk.items():
+                if key in ("seat", "after", "before", "occurrence"):
+                    continue
+                if key == "not_contains":
+                    shown = _flatten(v)
+                    leaked = [c for c in want if str(c) in shown]
+                    if leaked:
+                        out.append(Failure(self.loc(*path), self.name, f"view of seat {chk['seat']} shows {leaked}"))
+                    continue
+                got = v.get(key, _ABSENT)
+                if isinstance(want, list) and isinstance(got, list) and key in ("hand", "my_discards", "my_draws",
+                                                                                 "leftover_shown"):
+                    got, want = sorted(got), sorted(str(x) for x in want)
+                if got != want:
+                    out.append(Failure(self.loc(*path, key), self.name,
+                                       f"after {step} actions: view of seat {chk['seat']}: {key} is {got!r}, "
+                                       f"expected {want!r}"))
+        return out
+
+    def _final(self, expect: dict, state: State) -> list[Failure]:
+        out = []
+        res = state.result
+
+        def fail(key: str, got: Any, want: Any) -> None:
+            out.append(Failure(self.loc("expect", key), self.name, f"{key} is {got!r}, expected {want!r}"))
+
+        r = state.rules
+        actual = {
+            "trick_winners": [w for _l, _c, w in state.trick_log],
+            "tricks": list(state.tricks),
+            "outcome": res.outcome if res else None,
+            "payments": list(res.payments) if res else None,
+            "pool": state.pool,
+            "declarer": state.declarer if state.declarer >= 0 else None,
+            "contract": state.contract.name if state.contract else None,
+            "trump": state.trump.name if state.trump is not None else None,
+            "phase": state.phase_name,
+            "to_move": state.current_player,
+            "stopped": state.stopped,
+            "committed": state.committed,
+        }
+        for key, want in expect.items():
+            if key in ("legal", "illegal", "view"):
+                continue
+            if key == "hand":
+                for seat, cards in want.items():
+                    got = r.deck.names(state.hands[int(seat)])
+                    if sorted(got) != sorted(str(c) for c in cards):
+                        fail("hand", got, cards)
+                continue
+            if key == "result":
+                continue
+            if actual.get(key) != want:
+                fail(key, actual.get(key), want)
+        return out
+
+
+_ABSENT = object()
+
+
+def _flatten(v: Any) -> str:
+    return json.dumps(v)
+
+
+def _as_list(x: Any) -> list:
+    if x is None:
+        return []
+    return x if isinstance(x, list) else [x]
+
+
+def run_file(path: str, cache: dict | None = None) -> Report:
+    """Run every scenario in a file."""
+    cache = {} if cache is None else cache
+    report = Report(path)
+    doc = load_file(path)
+    data = doc.data
+    if not isinstance(data, dict):
+        raise SpecError("a scenario file is a mapping", Loc(path, 1, 1))
+    if "scenarios" in data:
+        shared = {k: v for k, v in data.items() if k != "scenarios"}
+        items = [(("scenarios", i), {**shared, **sc}) for i, sc in enumerate(data["scenarios"] or [])]
+    else:
+        items = [((), data)]
+    for base, sc in items:
+        runner = _Runner(doc, base, sc, cache)
+        try:
+            fails = runner.run()
+        except SpecError as e:
+            fails = [Failure(e.loc or runner.loc(), runner.name, e.message)]
+        if fails:
+            report.failures += fails
+        else:
+            report.passed.append(runner.name)
+    return report

@@ -1,0 +1,50 @@
+"""Sessions: deal after deal with the dealer rotating, the pool carried over, and a ledger per player."""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from .engine import State
+from .ruleset import Ruleset
+
+
+@dataclass
+class Session:
+    """A run of deals among the same players."""
+
+    rules: Ruleset
+    seed: int = 0
+    dealer: int = 0
+    pool: int = 0
+    ledger: list[int] = field(default_factory=list)
+    deals: list[State] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+        if not self.ledger:
+            self.ledger = [0] * self.rules.players
+
+    def new_deal(self) -> State:
+        """The next deal: next seed from the session's generator, current dealer and pool."""
+        return State(self.rules, seed=self.rng.getrandbits(32), dealer=self.dealer, pool=self.pool)
+
+    def record(self, state: State) -> None:
+        """Book a finished deal: ledger, pool, and the deal passes to the next dealer."""
+        res = state.result
+        if res is None:
+            raise ValueError("the deal is not over")
+        for i, p in enumerate(res.payments):
+            self.ledger[i] += p
+        self.pool = res.pool_after
+        self.dealer = self.rules.next_seat[self.dealer]
+        self.deals.append(state)
+
+    def play(self, players, deals: int) -> list[State]:
+        """Play `deals` deals with one player object per seat."""
+        for _ in range(deals):
+            s = self.new_deal()
+            while not s.is_terminal:
+                seat = s.current_player
+                s.apply(players[seat].act(s, seat))
+            self.record(s)
+        return self.deals
