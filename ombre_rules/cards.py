@@ -148,9 +148,9 @@ def bits(mask: int) -> list[int]:
     return out
 
 
-def bits_function(width: int) -> Callable[[int], list[int]]:
-    """A fast `bits` for masks of at most `width` bits: one table look-up per byte, no loop."""
-    tables = [tuple(tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256))
+def bits_function(width: int, offset: int = 0) -> Callable[[int], list[int]]:
+    """A fast `bits` for masks of at most `width` bits (each id plus `offset`): a table look-up per byte."""
+    tables = [tuple(tuple(offset + 8 * k + i for i in range(8) if b >> i & 1) for b in range(256))
               for k in range((width + 7) // 8)]
     parts = ", ".join(f"*_t{k}[m >> {8 * k} & 255]" if k else "*_t0[m & 255]" for k in range(len(tables)))
     env = {f"_t{k}": t for k, t in enumerate(tables)}

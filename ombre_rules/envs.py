@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import bits
 
 # What each kind of expression may use.
 NAME_VARS = frozenset({"trump"})
@@ -69,7 +68,6 @@ class DealEnv(CardEnv):
         self._cards = self._deck.cards
         self.trump = ctx.trump if ctx is not None else None
         self.choice = None
-        self._pool = None
 
     def __getattr__(self, name: str):
         ctx = self.__dict__.get("_ctx")
@@ -121,11 +119,7 @@ class DealEnv(CardEnv):
 
     @property
     def pool(self):
-        return self._state.pool if self._pool is None else self._pool
-
-    @pool.setter
-    def pool(self, value):
-        self._pool = value
+        return self._state.pool
 
     @property
     def tricks_played(self):
@@ -138,7 +132,7 @@ class DealEnv(CardEnv):
 
     def _mask_cards(self, mask: int) -> list:
         cards = self._cards
-        return [cards[c] for c in bits(mask)]
+        return [cards[c] for c in self._deck.bits(mask)]
 
     def f_tricks(self, seat):
         return self._state.tricks[seat] if seat is not None else 0
@@ -157,7 +151,7 @@ class DealEnv(CardEnv):
         if seat is None:
             return 0
         cards = self._cards
-        return sum(cards[c].points for c in bits(self._state.won[seat]))
+        return sum(cards[c].points for c in self._deck.bits(self._state.won[seat]))
 
     def f_holder(self, c):
         if c is None:

@@ -5,11 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import Deck, Suit
+from .cards import Deck, Suit, bits_function
 from .envs import (AUCTION_FUNCS, CONTEXT_FUNCS, DEAL_FUNCS, DEAL_VARS, FOLLOW_FUNCS, FOLLOW_VARS, NAME_FUNCS,
                    NAME_VARS, SEAT_VARS, CardEnv)
 from .errors import ExprError, SpecError, SpecErrors, did_you_mean
 from .lang import Compiler, Expr, Namespace, Site
+from .settlement import build_settlement
 from .spec.resolve import ResolvedSpec, resolve
 
 BASE_ATTRS = {"name", "rank", "suit", "letter", "index", "points", "level", "value", "title"}
@@ -59,20 +60,12 @@ class Contract:
     ranking: str = ""
     exchange: ExchangeRules | None = None
     play: PlayRules | None = None
-    outcomes: tuple[tuple[str, Expr | None], ...] = ()
+    outcomes_path: tuple = ()
+    finish: Any = None
+    follow_id: int = 0
 
     def __repr__(self) -> str:
         return self.name
-
-
-@dataclass(frozen=True)
-class Step:
-    """One scoring step: a payment between seats, into the pool, or out of it."""
-
-    kind: str
-    frm: Expr | None
-    to: Expr | None
-    amount: Expr | None
 
 
 class Context:
@@ -126,7 +119,7 @@ class Context:
                     for s in range(len(deck.suits))]
         self.trump_order_cards = [deck.cards[c] for c in self.trump_order]
         env._ctx = self
-        self._follow: list | None = None
+        self._follow: dict[int, list] = {}
 
     def _place(self, place: dict, c: int, where: str, ranking: str) -> None:
         if c in place:
@@ -134,12 +127,12 @@ class Context:
                             f"({place[c]} and {where})", self.rules.spec.doc.loc(self.rules.ranking_path(ranking)))
         place[c] = where
 
-    @property
-    def follow(self) -> list:
-        """Per led card: the obligations as (bind mask, must mask) pairs, in order."""
-        if self._follow is None:
-            self._follow = self.rules.build_follow(self)
-        return self._follow
+    def follow(self, follow_id: int) -> list:
+        """Per led card: the obligations of one follow list as (bind mask, must mask) pairs, in order."""
+        rows = self._follow.get(follow_id)
+        if rows is None:
+            rows = self._follow[follow_id] = self.rules.build_follow(self, follow_id)
+        return rows
 
 
 @dataclass(frozen=True)
@@ -225,17 +218,13 @@ class Ruleset:
         self.auction = AuctionRules(first, data["auction"].get("hold", "earlier_seat"), ap["then"],
                                     force_who, force_contract, extra)
         self.main_round = tuple(sorted((c for c in self.contracts if c.biddable), key=lambda c: c.level))
-        self.lets = self._compile_lets(("let",), DEAL_VARS, ())
-        let_names = tuple(self.lets)
+        self.follow_lists: list[tuple] = []
         for c in self.contracts:
-            self._compile_contract(c, let_names)
-        self.outcome_names = []
-        for c in self.contracts:
-            for name, _w in c.outcomes:
-                if name not in self.outcome_names:
-                    self.outcome_names.append(name)
-        self._compile_scoring(let_names)
+            self._compile_contract(c)
+        build_settlement(self)
         self._contexts: dict[tuple[str, int], Context] = {}
+        self._bid_lists: dict[tuple, list] = {}
+        self.seat_cache: dict[tuple, Any] = {}
         for c in self.contracts:
             for trump in self.trump_choices(c):
                 try:
@@ -253,6 +242,34 @@ class Ruleset:
         (self.A_PASS, self.A_HOLD, self.A_DRAW, self.A_CEDE, self.A_STOP, self.A_CONCEDE,
          self.A_ACCEPT, self.A_REFUSE) = range(base, base + 8)
         self.num_actions = base + 8
+        self.discard_bits = bits_function(nc, self.A_DISCARD)
+        self.deal = self._deal_function()
+
+    def _deal_function(self):
+        """A generated function dealing a shuffled deck in packets from the seat after the dealer:
+        (deck order, dealer) -> (hand masks by seat, talon)."""
+        n = self.players
+        packets = self.spec.data["deal"]["packets"]
+        per_seat: list[list[int]] = [[] for _ in range(n)]
+        pos = 0
+        for k in packets:
+            for rel in range(n):
+                per_seat[rel] += list(range(pos, pos + k))
+                pos += k
+        if pos > self.deck.size:
+            raise SpecError(f"the deal gives out {pos} cards; the deck has {self.deck.size}", self.loc(("deal",)))
+        talon = self.spec.data["deal"].get("talon", "rest")
+        if talon != "rest" and pos + int(talon) != self.deck.size:
+            raise SpecError(f"the deal gives out {pos} cards and a talon of {talon}; the deck has "
+                            f"{self.deck.size}", self.loc(("deal", "talon")))
+        hands = ", ".join("|".join(f"_B[d[{i}]]" for i in idx) or "0" for idx in per_seat)
+        fn = eval(f"lambda d: ({hands},)", {"_B": [1 << c for c in range(self.deck.size)]})  # noqa: S307
+        rot = [[(s - self.next_seat[dealer]) % n for s in range(n)] for dealer in range(n)]
+
+        def deal(deck: list[int], dealer: int) -> tuple[list[int], list[int]]:
+            rel = fn(deck)
+            return [rel[i] for i in rot[dealer]], deck[pos:]
+        return deal
 
     def _namespace(self) -> None:
         data = self.spec.data
@@ -370,19 +387,20 @@ class Ruleset:
             setattr(env, name, v)
         return out
 
-    def _compile_lets(self, path: tuple, vars_: frozenset, earlier: tuple) -> dict[str, Expr]:
-        lets: dict[str, Expr] = {}
-        known = set(earlier)
-        for name in (_get_path(self.spec.data, path) or {}) if _get_path(self.spec.data, path) is not _MISSING else {}:
-            if name in vars_ or name in self.namespace.names:
-                self._errors.append(SpecError(f"'{name}' is already a name and cannot be defined in let",
-                                              self.spec.doc.key_loc(path + (name,))))
-            site = Site(f"let '{name}'", vars_ | frozenset(known), DEAL_FUNCS)
-            e = self._expr(path + (name,), site)
-            if e is not None:
-                lets[name] = e
-            known.add(name)
-        return lets
+    def code(self, path: tuple | None, site: Site, local_names: tuple[str, ...] = (),
+             default: Any = _MISSING) -> tuple[str, Any, str]:
+        """Python source for the expression at a path (or the default), with its place and text; errors are
+        collected and a harmless stand-in returned."""
+        value = _get_path(self.spec.data, path)
+        src = self.spec.doc.source(path) if path is not None else None
+        if value is _MISSING or value is None:
+            value, src = (0 if default is _MISSING else default), None
+        try:
+            code, _uses = self.compiler.code(value, src, site, local_names)
+        except ExprError as err:
+            self._errors.append(err)
+            code = "0"
+        return code, (src.loc if src else None), str(value)
 
     def _contract_ref(self, name: Any, path: tuple) -> Contract:
         if name not in self.contract_by_name:
@@ -391,7 +409,7 @@ class Ruleset:
             return self.contracts[0]
         return self.contract_by_name[name]
 
-    def _compile_contract(self, c: Contract, let_names: tuple) -> None:
+    def _compile_contract(self, c: Contract) -> None:
         data = self.spec.data["contracts"][c.name]
         cp = ("contracts", c.name)
         trump = data.get("trump", "named")
@@ -452,41 +470,10 @@ class Ruleset:
             concede = (int(_get_path(self.spec.data, p + ("before_trick",))), self._expr(p + ("when",), psite),
                        self._expr(p + ("consent",), psite))
         c.play = PlayRules(first, tuple(follow), claim, concede)
-        p = self._pick(cp + ("outcomes",), ("outcomes",))
-        osite = Site("an outcome", DEAL_VARS | frozenset(let_names), DEAL_FUNCS)
-        outs = []
-        for i, o in enumerate(_get_path(self.spec.data, p)):
-            outs.append((o["name"], self._expr(p + (i, "when"), osite)))
-        c.outcomes = tuple(outs)
-
-    def _compile_scoring(self, let_names: tuple) -> None:
-        sc = self.spec.data["scoring"]
-        self.score_lets = self._compile_lets(("scoring", "let"), DEAL_VARS | frozenset(let_names), ())
-        site = Site("scoring", DEAL_VARS | frozenset(let_names) | frozenset(self.score_lets), DEAL_FUNCS)
-        self.ante = None
-        if sc.get("ante"):
-            a = ("scoring", "ante")
-            self.ante = Step("to_pool", self._expr(a + ("from",), site, "players"), None,
-                             self._expr(a + ("amount",), site, 0))
-        known = set(self.outcome_names) | {"all_pass"}
-        self.steps: dict[str, tuple[Step, ...]] = {}
-        for oname, steps in (sc.get("outcomes") or {}).items():
-            base = ("scoring", "outcomes", oname)
-            if oname not in known:
-                self._errors.append(SpecError(f"scoring for unknown outcome '{oname}'{did_you_mean(oname, known)}",
-                                              self.spec.doc.key_loc(base)))
-            out = []
-            for i, st in enumerate(steps):
-                kind = next(iter(st))
-                sp = base + (i, kind)
-                body = st[kind] or {}
-                if kind == "pay" and ("from" not in body or "to" not in body):
-                    self._errors.append(SpecError("a payment needs 'from' and 'to'", self.loc(sp)))
-                out.append(Step(kind,
-                                self._expr(sp + ("from",), site) if kind != "from_pool" else None,
-                                self._expr(sp + ("to",), site) if kind != "to_pool" else None,
-                                self._expr(sp + ("amount",), site, "pool" if kind == "from_pool" else 0)))
-            self.steps[oname] = tuple(out)
+        if c.play.follow not in self.follow_lists:
+            self.follow_lists.append(c.play.follow)
+        c.follow_id = self.follow_lists.index(c.play.follow)
+        c.outcomes_path = self._pick(cp + ("outcomes",), ("outcomes",))
 
     # -- rank tables ---------------------------------------------------------------------------------
     def ranking_path(self, ranking: str) -> tuple:
@@ -518,6 +505,17 @@ class Ruleset:
             out.append(card.id)
         return out
 
+    def bid_lists(self, contracts: tuple[Contract, ...]) -> list[tuple[int, ...]]:
+        """For an auction round: by the level of the current high bid, `pass` and the bids above it."""
+        key = tuple(c.index for c in contracts)
+        table = self._bid_lists.get(key)
+        if table is None:
+            top = max([c.level for c in contracts] + [0])
+            table = [(self.A_PASS,) + tuple(self.A_BID + c.index for c in contracts if c.level > lvl)
+                     for lvl in range(top + 1)]
+            self._bid_lists[key] = table
+        return table
+
     def trump_choices(self, c: Contract) -> list[Suit | None]:
         if c.trump_mode == "none":
             return [None]
@@ -532,30 +530,28 @@ class Ruleset:
             ctx = self._contexts[key] = Context(self, ranking, trump)
         return ctx
 
-    def build_follow(self, ctx: Context) -> list:
-        """Evaluate each obligation for every (led card, card) pair once, as masks."""
+    def build_follow(self, ctx: Context, follow_id: int) -> list:
+        """Evaluate each obligation of a follow list for every (led card, card) pair once, as masks:
+        per led card, a tuple of (bind mask, must mask)."""
         deck = self.deck
         env = ctx.env
-        contract_follow = {c.play.follow for c in self.contracts if c.ranking == ctx.ranking}
-        table: dict[tuple, list] = {}
-        for follow in contract_follow:
-            rows = []
-            for led in deck.cards:
-                env.led_card = led
-                env.led_suit = env.f_suit(led)
-                pairs = []
-                for must, exempt in follow:
-                    mm = xm = 0
-                    for c in deck.cards:
-                        env.card = c
-                        if must(env):
-                            mm |= 1 << c.id
-                            if exempt is not None and exempt(env):
-                                xm |= 1 << c.id
-                    pairs.append((mm & ~xm, mm))
-                rows.append(tuple(pairs))
-            table[follow] = rows
-        return table
+        follow = self.follow_lists[follow_id]
+        rows = []
+        for led in deck.cards:
+            env.led_card = led
+            env.led_suit = env.f_suit(led)
+            pairs = []
+            for must, exempt in follow:
+                mm = xm = 0
+                for c in deck.cards:
+                    env.card = c
+                    if must(env):
+                        mm |= 1 << c.id
+                        if exempt is not None and exempt(env):
+                            xm |= 1 << c.id
+                pairs.append((mm & ~xm, mm))
+            rows.append(tuple(pairs))
+        return rows
 
     # -- actions -------------------------------------------------------------------------------------
     def action_str(self, a: int) -> str:

@@ -4,21 +4,21 @@ Actions are ints (see `Ruleset.action_str` / `Ruleset.parse_action` for the nota
 """
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass
-from typing import Any
+import hashlib
+import math
+import os
+from typing import Any, NamedTuple
 
-from ..envs import DealEnv
+from ..envs import SEAT_VARS, DealEnv
 from ..errors import IllegalActionError, OmbreError, SpecError
 from ..ruleset import Contract, Ruleset
-from .scoring import settle
+from ..lang.compiler import block_error
 
 AUCTION, TRUMP, EXCHANGE, PLAY, CONSENT, DONE = range(6)
 PHASE_NAMES = ("auction", "trump", "exchange", "play", "consent", "done")
 
 
-@dataclass(frozen=True, slots=True)
-class Result:
+class Result(NamedTuple):
     """How a deal ended: the outcome, tricks, and each seat's net payment (pool changes included)."""
 
     outcome: str
@@ -41,9 +41,9 @@ class State:
 
     __slots__ = ("rules", "n", "dealer", "seed", "hands", "talon", "deal_hands", "deal_talon", "pool_before",
                  "pool", "payments", "phase", "to_move", "history", "declarer", "contract", "trump", "ctx",
-                 "turned", "high", "high_seat", "passed", "first_bidder", "round_no", "round_contracts", "ex_queue", "ex_count",
+                 "turned", "high", "high_seat", "passed", "first_bidder", "round_no", "round_contracts", "round_bids", "ex_queue", "ex_count",
                  "ex_min", "ex_max", "ex_can_cede", "ex_first_used", "ceded", "discards", "drawn", "last_exchanger",
-                 "trick", "lm", "leader", "led", "keyrow", "best", "best_seat", "tricks", "won",
+                 "trick", "lm", "lc", "nc", "bits", "leader", "led", "keyrow", "best", "best_seat", "tricks", "won",
                  "play_hands", "claim_at", "committed", "stopped", "conceded", "claim_pending", "concede_ok",
                  "concede_refused", "consent_queue", "follow_rows", "trick_log", "result", "outcome")
 
@@ -56,7 +56,7 @@ class State:
         self.dealer = dealer
         self.seed = seed
         if hands is None:
-            hands, talon = deal_cards(rules, random.Random(seed), dealer)
+            hands, talon = rules.deal(shuffled(rules.deck.size, seed), dealer)
         self.hands = list(hands)
         self.talon = list(talon or [])
         self.deal_hands = tuple(hands)
@@ -78,6 +78,9 @@ class State:
         self.ex_can_cede = self.ex_first_used = False
         self.trick: list[int] = []
         self.lm = -1
+        self.lc: tuple[int, ...] | None = None
+        self.nc = rules.A_DISCARD
+        self.bits = rules.deck.bits
         self.tricks = [0] * n
         self.won = [0] * n
         self.play_hands = list(self.hands)
@@ -91,8 +94,9 @@ class State:
         self.leader = self.led = self.best = self.best_seat = -1
         self.keyrow: list[int] = []
         self.follow_rows: list = []
+        self.round_bids: list = []
         if rules.ante is not None:
-            settle(self, [rules.ante])
+            self._run_block(rules.ante)
         self._start_auction(0, rules.main_round)
 
     # -- public API ------------------------------------------------------------------------------------
@@ -116,37 +120,46 @@ class State:
     def legal_actions(self) -> list[int]:
         """The legal actions of the seat to move (empty when the deal is over)."""
         ph = self.phase
-        r = self.rules
         if ph == PLAY:
-            hand = self.hands[self.to_move]
-            m = hand
+            hand = m = self.hands[self.to_move]
             if self.trick:
                 for bind, must in self.follow_rows[self.led]:
                     if hand & bind:
                         m = hand & must
                         break
             self.lm = m
-            acts = r.deck.bits(m)
-            if self.claim_pending:
-                acts.append(r.A_STOP)
-            if self.concede_ok and self.to_move == self.declarer and not self.concede_refused \
-                    and len(self.trick_log) < self.contract.play.concede[0]:
-                acts.append(r.A_CONCEDE)
+            acts = self.bits(m)
+            if self.claim_pending or self.concede_ok:
+                self._play_extras(acts)
             return acts
+        r = self.rules
+        acts = self._legal_other(ph, r)
+        if ph != EXCHANGE:
+            self.lc = tuple(acts)
+        return acts
+
+    def _play_extras(self, acts: list[int]) -> None:
+        r = self.rules
+        if self.claim_pending:
+                acts.append(r.A_STOP)
+        if self.concede_ok and self.to_move == self.declarer and not self.concede_refused \
+                and len(self.trick_log) < self.contract.play.concede[0]:
+            acts.append(r.A_CONCEDE)
+
+    def _legal_other(self, ph: int, r: Ruleset) -> list[int]:
         if ph == AUCTION:
-            acts = [r.A_PASS]
             high = self.high
-            lvl = high.level if high is not None else 0
-            acts += [r.A_BID + c.index for c in self.round_contracts if c.level > lvl]
-            if high is not None and r.auction.hold == "earlier_seat" and \
-                    self._priority(self.to_move) < self._priority(self.high_seat):
+            if high is None:
+                return list(self.round_bids[0])
+            acts = list(self.round_bids[high.level])
+            if r.auction.hold == "earlier_seat" and \
+                    (self.to_move - self.first_bidder) % self.n < (self.high_seat - self.first_bidder) % self.n:
                 acts.append(r.A_HOLD)
             return acts
         if ph == EXCHANGE:
             acts = []
             if self.ex_count < self.ex_max:
-                base = r.A_DISCARD
-                acts = [base + c for c in r.deck.bits(self.hands[self.to_move])]
+                acts = r.discard_bits(self.hands[self.to_move])
             if self.ex_count >= self.ex_min:
                 acts.append(r.A_DRAW)
             if self.ex_can_cede and self.ex_count == 0:
@@ -160,9 +173,8 @@ class State:
 
     def apply(self, a: int) -> None:
         """Apply a legal action of the seat to move; IllegalActionError (nothing changed) otherwise."""
-        r = self.rules
         ph = self.phase
-        if ph == PLAY and 0 <= a < r.A_DISCARD:
+        if ph == PLAY and 0 <= a < self.nc:
             seat = self.to_move
             m = self.lm
             if m < 0:
@@ -194,10 +206,11 @@ class State:
                 self.best = row[a]
             trick.append(a)
             if len(trick) < self.n:
-                self.to_move = r.next_seat[seat]
+                self.to_move = self.rules.next_seat[seat]
             else:
                 self._end_trick()
             return
+        r = self.rules
         if ph == EXCHANGE and r.A_DISCARD <= a < r.A_BID:
             bit = 1 << (a - r.A_DISCARD)
             seat = self.to_move
@@ -208,12 +221,18 @@ class State:
             self.discards[seat] |= bit
             self.ex_count += 1
             return
-        if a not in self.legal_actions():
+        if ph == EXCHANGE and a == r.A_DRAW and self.ex_count >= self.ex_min:
+            self.history.append(a)
+            self._a_draw()
+            return
+        legal = self.lc if self.lc is not None else self.legal_actions()
+        if a not in legal:
             self._illegal(a)
         self.history.append(a)
         self.lm = -1
+        self.lc = None
         if a >= r.A_PASS:
-            self._special(a)
+            _SPECIAL[a - r.A_PASS](self)
         elif a >= r.A_TRUMP:
             self._set_trump(r.deck.suits[a - r.A_TRUMP])
             self._continue_exchange()
@@ -233,11 +252,7 @@ class State:
 
     def clone(self) -> "State":
         """An independent copy (cheap: lists are copied, everything else is shared or immutable)."""
-        c = State.__new__(State)
-        for name in State.__slots__:
-            v = getattr(self, name)
-            setattr(c, name, v[:] if type(v) is list else v)
-        return c
+        return _clone(self)
 
     def view(self, seat: int) -> dict[str, Any]:
         """What one seat may see now (its hand, public information, its own discards)."""
@@ -258,8 +273,16 @@ class State:
         raise IllegalActionError(f"'{what}' is not legal for seat {self.to_move} in {self.phase_name}; "
                                  f"legal: {shown}")
 
-    def _priority(self, seat: int) -> int:
-        return (seat - self.first_bidder) % self.n
+    def _seat_value(self, expr) -> Any:
+        """An expression that depends on nothing but the seats (dealer, forehand, players): cached per dealer."""
+        if not expr.uses <= SEAT_VARS:
+            return self.eval(expr)
+        cache = self.rules.seat_cache
+        key = (expr, self.dealer)
+        v = cache.get(key, cache)
+        if v is cache:
+            v = cache[key] = self.eval(expr)
+        return v
 
     def env(self) -> DealEnv:
         return DealEnv(self, self.ctx)
@@ -282,7 +305,8 @@ class State:
         self.high_seat = -1
         self.passed = [False] * self.n
         self.round_contracts = contracts
-        first = self.eval(self.rules.auction.first)
+        self.round_bids = self.rules.bid_lists(contracts)
+        first = self._seat_value(self.rules.auction.first)
         self.first_bidder = self.to_move = first
         self.round_no = rnd
 
@@ -307,7 +331,7 @@ class State:
         elif ap.all_pass == "auction" and self.round_no == 0 and ap.extra_round:
             self._start_auction(1, ap.extra_round)
         else:
-            self._finish("all_pass")
+            self._finish(all_pass=True)
 
     # -- contract, trump, exchange ------------------------------------------------------------------
     def _begin_contract(self, seat: int, contract: Contract) -> None:
@@ -323,8 +347,7 @@ class State:
             self._set_trump(contract.fixed_suit)
         elif mode == "none":
             self._set_trump(None)
-        self.ex_queue = [seat] + [p for p in self.order_from(self.rules.next_seat[seat]) if p != seat] \
-            if contract.exchange.defenders else [seat]
+        self.ex_queue = list(self.rules.seat_orders[seat]) if contract.exchange.defenders else [seat]
         self.ex_first_used = False
         if mode == "named" and not contract.trump_after_exchange:
             self.phase = TRUMP
@@ -347,8 +370,9 @@ class State:
 
     def _set_trump(self, suit) -> None:
         self.trump = suit
-        ctx = self.ctx = self.rules.context(self.contract.ranking, suit)
-        self.follow_rows = ctx.follow[self.contract.play.follow]
+        c = self.contract
+        ctx = self.ctx = self.rules.context(c.ranking, suit)
+        self.follow_rows = ctx.follow(c.follow_id)
 
     def _continue_exchange(self) -> None:
         """Give the next exchanger his turn, skipping those who may change nothing; then start play."""
@@ -360,13 +384,14 @@ class State:
                 self.to_move = self.declarer
                 return
             seat = self.ex_queue.pop(0)
-            env = self.env()
             if seat == self.declarer:
                 lim = ex.declarer
             else:
                 lim = ex.other if self.ex_first_used else ex.first
-            cap = min(int(self.eval(lim.max, env)), len(self.talon), bin(self.hands[seat]).count("1"))
-            lo = min(max(int(self.eval(lim.min, env)), 0), cap)
+            hi = lim.max.value if lim.max.constant else self.eval(lim.max)
+            lo = lim.min.value if lim.min.constant else self.eval(lim.min)
+            cap = min(int(hi), len(self.talon), self.hands[seat].bit_count())
+            lo = min(max(int(lo), 0), cap)
             first_defender = seat != self.declarer and not self.ex_first_used
             if seat != self.declarer:
                 self.ex_first_used = True
@@ -385,55 +410,61 @@ class State:
             return
         self._start_play()
 
-    def _special(self, a: int) -> None:
-        r = self.rules
+    def _a_pass(self) -> None:
+        self.passed[self.to_move] = True
+        self._next_bidder()
+
+    def _a_hold(self) -> None:
+        self.high_seat = self.to_move
+        self._next_bidder()
+
+    def _a_draw(self) -> None:
         seat = self.to_move
-        if a == r.A_PASS:
-            self.passed[seat] = True
-            self._next_bidder()
-        elif a == r.A_HOLD:
-            self.high_seat = seat
-            self._next_bidder()
-        elif a == r.A_DRAW:
-            k = self.ex_count
-            got = self.talon[:k]
-            del self.talon[:k]
-            m = 0
-            for c in got:
-                m |= 1 << c
-            self.hands[seat] |= m
-            self.drawn[seat] |= m
-            self.last_exchanger = seat
-            self._continue_exchange()
-        elif a == r.A_CEDE:
-            self.ceded = True
-            self.ex_first_used = False
-            self.ex_queue.insert(1, seat)
-            self._continue_exchange()
-        elif a == r.A_STOP:
-            self.stopped = True
-            self.claim_pending = False
+        k = self.ex_count
+        got = self.talon[:k]
+        del self.talon[:k]
+        m = 0
+        for c in got:
+            m |= 1 << c
+        self.hands[seat] |= m
+        self.drawn[seat] |= m
+        self.last_exchanger = seat
+        self._continue_exchange()
+
+    def _a_cede(self) -> None:
+        self.ceded = True
+        self.ex_first_used = False
+        self.ex_queue.insert(1, self.to_move)
+        self._continue_exchange()
+
+    def _a_stop(self) -> None:
+        self.stopped = True
+        self.claim_pending = False
+        self._finish()
+
+    def _a_concede(self) -> None:
+        seat = self.to_move
+        consent = self.contract.play.concede[2]
+        if consent is not None and self.eval(consent):
+            self.phase = CONSENT
+            self.consent_queue = [p for p in self.order_from(self.rules.next_seat[seat]) if p != seat]
+            self.to_move = self.consent_queue.pop(0)
+        else:
+            self.conceded = True
             self._finish()
-        elif a == r.A_CONCEDE:
-            consent = self.contract.play.concede[2]
-            if consent is not None and self.eval(consent):
-                self.phase = CONSENT
-                self.consent_queue = [p for p in self.order_from(r.next_seat[seat]) if p != seat]
-                self.to_move = self.consent_queue.pop(0)
-            else:
-                self.conceded = True
-                self._finish()
-        elif a == r.A_ACCEPT:
-            if self.consent_queue:
-                self.to_move = self.consent_queue.pop(0)
-            else:
-                self.conceded = True
-                self._finish()
-        elif a == r.A_REFUSE:
-            self.concede_refused = True
-            self.phase = PLAY
-            self.consent_queue = []
-            self.to_move = self.declarer
+
+    def _a_accept(self) -> None:
+        if self.consent_queue:
+            self.to_move = self.consent_queue.pop(0)
+        else:
+            self.conceded = True
+            self._finish()
+
+    def _a_refuse(self) -> None:
+        self.concede_refused = True
+        self.phase = PLAY
+        self.consent_queue = []
+        self.to_move = self.declarer
 
     # -- play ------------------------------------------------------------------------------------------
     def _start_play(self) -> None:
@@ -441,7 +472,7 @@ class State:
         self.play_hands = list(self.hands)
         play = self.contract.play
         env = self.env()
-        self.leader = self.to_move = int(self.eval(play.first_leader, env))
+        self.leader = self.to_move = int(self._seat_value(play.first_leader))
         self.claim_at = play.claim[0] if play.claim is not None else -1
         self.concede_ok = play.concede is not None and (play.concede[1] is None or bool(self.eval(play.concede[1],
                                                                                                     env)))
@@ -469,41 +500,62 @@ class State:
             self._trick_start()
 
     # -- end -------------------------------------------------------------------------------------------
-    def _finish(self, outcome: str | None = None) -> None:
+    def _run_block(self, fn) -> Any:
+        try:
+            return fn(DealEnv(self, self.ctx), self)
+        except OmbreError:
+            raise
+        except Exception as ex:
+            raise block_error(fn, ex) from None
+
+    def _finish(self, all_pass: bool = False) -> None:
         self.phase = DONE
         self.to_move = -1
-        env = self.env()
-        if outcome is None:
-            lets = self.rules.lets
-            for name, e in lets.items():
-                setattr(env, name, self.eval(e, env))
-            for name, when in self.contract.outcomes:
-                if when is None or self.eval(when, env):
-                    outcome = name
-                    break
-            else:
-                outcome = "none"
-        self.outcome = outcome
-        settle(self, self.rules.steps.get(outcome, ()), env)
-        self.result = Result(outcome, self.declarer if self.declarer >= 0 else None,
+        r = self.rules
+        self.outcome = self._run_block(r.finish_all_pass if all_pass else self.contract.finish)
+        self.result = Result(self.outcome, self.declarer if self.declarer >= 0 else None,
                              self.contract.name if self.contract else None,
                              self.trump.name if self.trump is not None else None, tuple(self.tricks),
                              tuple(self.payments), self.pool_before, self.pool)
 
 
-def deal_cards(rules: Ruleset, rng: random.Random, dealer: int) -> tuple[list[int], list[int]]:
-    """Shuffle and deal in packets, starting with the seat after the dealer; the rest is the talon."""
-    deck = list(range(rules.deck.size))
-    rng.shuffle(deck)
-    n = rules.players
-    hands = [0] * n
-    pos = 0
-    packets = rules.spec.data["deal"]["packets"]
-    for k in packets:
-        s = rules.next_seat[dealer]
-        for _ in range(n):
-            for c in deck[pos:pos + k]:
-                hands[s] |= 1 << c
-            pos += k
-            s = rules.next_seat[s]
-    return hands, deck[pos:]
+_LISTS = {"hands", "talon", "payments", "history", "passed", "ex_queue", "discards", "drawn", "trick", "tricks",
+          "won", "play_hands", "consent_queue", "trick_log"}
+
+
+def _make_clone():
+    lines = ["def _clone(self):", "    c = _new(_State)"]
+    for name in State.__slots__:
+        lines.append(f"    c.{name} = self.{name}{'[:]' if name in _LISTS else ''}")
+    lines.append("    return c")
+    env = {"_new": object.__new__, "_State": State}
+    exec("\n".join(lines), env)  # noqa: S102 - generated from the slot names above
+    return env["_clone"]
+
+
+_clone = _make_clone()
+
+
+def shuffled(n: int, seed: int | None) -> list[int]:
+    """The deck order of a deal: a Fisher-Yates shuffle driven by a hash of the seed (no seed: fresh entropy).
+
+    Deterministic across platforms and Python versions; the hash gives at least 64 more bits than the shuffle
+    consumes, so its bias is negligible.
+    """
+    need = (math.lgamma(n + 1) / math.log(2) + 64) / 8
+    key = os.urandom(16) if seed is None else str(int(seed)).encode()
+    raw = b""
+    block = 0
+    while len(raw) < need:
+        raw += hashlib.blake2b(key + block.to_bytes(4, "little"), digest_size=64).digest()
+        block += 1
+    x = int.from_bytes(raw, "little")
+    deck = list(range(n))
+    for i in range(n - 1, 0, -1):
+        x, j = divmod(x, i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+_SPECIAL = (State._a_pass, State._a_hold, State._a_draw, State._a_cede, State._a_stop, State._a_concede,
+            State._a_accept, State._a_refuse)

@@ -4,16 +4,19 @@ from __future__ import annotations
 from typing import Any, Callable
 
 
+def _values(xs: tuple) -> Any:
+    if len(xs) == 1:
+        x = xs[0]
+        return (x,) if x is None or isinstance(x, int) else x
+    return xs
+
+
 def _max(*xs):
-    items = list(xs[0]) if len(xs) == 1 and not isinstance(xs[0], int) else list(xs)
-    items = [x for x in items if x is not None]
-    return max(items) if items else 0
+    return max((x for x in _values(xs) if x is not None), default=0)
 
 
 def _min(*xs):
-    items = list(xs[0]) if len(xs) == 1 and not isinstance(xs[0], int) else list(xs)
-    items = [x for x in items if x is not None]
-    return min(items) if items else 0
+    return min((x for x in _values(xs) if x is not None), default=0)
 
 
 def _sum(xs):

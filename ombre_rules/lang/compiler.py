@@ -70,6 +70,11 @@ class Expr:
     def __call__(self, env: Any) -> Any:
         return self.fn(env)
 
+    @property
+    def value(self) -> Any:
+        """The value of a constant expression."""
+        return self.fn(None)
+
 
 def _safe_getattr(obj: Any, name: str) -> Any:
     return getattr(obj, name, None)
@@ -95,21 +100,31 @@ class Compiler:
         self.globals["_k"] = self._consts
 
     # -- entry point -------------------------------------------------------------------------
-    def compile(self, value: Any, source: Source | None, site: Site) -> Expr:
-        """Compile a YAML value (a string expression, or a plain number/bool) for a site."""
-        loc = source.loc if source else None
+    def code(self, value: Any, source: Source | None, site: Site,
+             local_names: tuple[str, ...] = ()) -> tuple[str, frozenset[str]]:
+        """Python source for a YAML value (an expression string, or a plain number/bool), and what it uses.
+        `local_names` are names bound by the surrounding generated code (lets)."""
         if isinstance(value, bool) or isinstance(value, int) or value is None:
-            v = value
-            return Expr(lambda _e, v=v: v, repr(value), loc, frozenset(), True)
+            return repr(value), frozenset()
         text = str(value)
         try:
             tree = parser().parse(text)
         except UnexpectedInput as e:
             raise self._syntax_error(e, text, source) from None
         job = _Job(self, text, source, site)
-        code = job.emit(tree)
+        job.locals.extend(local_names)
+        return job.emit(tree), frozenset(job.uses)
+
+    def compile(self, value: Any, source: Source | None, site: Site) -> Expr:
+        """Compile a YAML value for a site into a function of the environment."""
+        loc = source.loc if source else None
+        code, uses = self.code(value, source, site)
         fn = eval(compile(f"lambda _e: {code}", f"<{loc or 'expr'}>", "eval"), self.globals)  # noqa: S307
-        return Expr(fn, text, loc, frozenset(job.uses), not job.uses)
+        return Expr(fn, str(value), loc, uses, not uses)
+
+    def block(self, name: str, params: str) -> "Block":
+        """Start a generated function that runs several compiled expressions in sequence."""
+        return Block(self, name, params)
 
     def const_ref(self, value: Any) -> str:
         self._consts.append(value)
@@ -135,6 +150,45 @@ class Compiler:
         else:
             msg = "syntax error in expression"
         return ExprError(msg, _place(source, text, line, col), _caret(text, line, col))
+
+
+class Block:
+    """A generated Python function built line by line from compiled expressions; each line remembers the
+    expression it came from, so a failure at run time is reported at its place in the YAML file."""
+
+    def __init__(self, compiler: Compiler, name: str, params: str) -> None:
+        self.compiler = compiler
+        self.name = name
+        self.lines = [f"def {name}({params}):"]
+        self.origin: dict[int, tuple[Loc | None, str]] = {}
+
+    def add(self, depth: int, line: str, loc: Loc | None = None, text: str = "") -> None:
+        self.lines.append("    " * depth + line)
+        if loc is not None or text:
+            self.origin[len(self.lines)] = (loc, text)
+
+    def build(self) -> Callable:
+        src = "\n".join(self.lines) + "\n"
+        filename = f"<block {self.name} {id(self)}>"
+        namespace: dict[str, Any] = {}
+        exec(compile(src, filename, "exec"), self.compiler.globals, namespace)  # noqa: S102
+        fn = namespace[self.name]
+        fn.origin = self.origin
+        fn.filename = filename
+        fn.source = src
+        return fn
+
+
+def block_error(fn: Callable, exc: BaseException) -> ExprError:
+    """The expression of a generated block that raised `exc`, as an error at its place."""
+    tb = exc.__traceback__
+    line = None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == fn.filename:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    loc, text = fn.origin.get(line, (None, ""))
+    return ExprError(f"expression '{text}' failed: {exc}", loc)
 
 
 def _end_pos(text: str) -> tuple[int, int]:

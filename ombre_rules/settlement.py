@@ -1,0 +1,140 @@
+"""The end of a deal compiled as one generated function per contract: the `let` values, the first outcome
+whose condition holds, the scoring lets, and that outcome's payment steps, in order."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .envs import DEAL_FUNCS, DEAL_VARS
+from .errors import SpecError, did_you_mean
+from .lang import Site
+
+if TYPE_CHECKING:
+    from .ruleset import Contract, Ruleset
+
+
+def _seats(value: Any) -> list[int]:
+    if type(value) is int:
+        return [value]
+    if value is None:
+        return []
+    if isinstance(value, (list, tuple)):
+        return [int(v) for v in value if v is not None]
+    return [int(value)]
+
+
+def transfer(state, kind: str, frm: Any, to: Any, amount: Any) -> None:
+    """One scoring step: `pay` from each payer to each payee, `to_pool` from each payer, `from_pool` to each."""
+    amount = int(amount or 0)
+    pay = state.payments
+    if kind == "pay":
+        for f in _seats(frm):
+            for t in _seats(to):
+                if f != t:
+                    pay[f] -= amount
+                    pay[t] += amount
+    elif kind == "to_pool":
+        for f in _seats(frm):
+            pay[f] -= amount
+            state.pool += amount
+    else:
+        for t in _seats(to):
+            amt = max(0, min(amount, state.pool))
+            pay[t] += amt
+            state.pool -= amt
+
+
+def _lets(rs: "Ruleset", path: tuple, known: tuple[str, ...], block, depth: int) -> tuple[str, ...]:
+    data = rs.spec.data
+    node = data
+    for k in path:
+        node = node.get(k) if isinstance(node, dict) else None
+    names = list(known)
+    for name in (node or {}):
+        if name in DEAL_VARS or name in rs.namespace.names or name in names:
+            rs._errors.append(SpecError(f"'{name}' is already a name and cannot be defined in let",
+                                        rs.spec.doc.key_loc(path + (name,))))
+            continue
+        code, loc, text = rs.code(path + (name,), Site(f"let '{name}'", DEAL_VARS, DEAL_FUNCS), tuple(names))
+        block.add(depth, f"_v_{name} = {code}", loc, text)
+        names.append(name)
+    return tuple(names)
+
+
+def _steps(rs: "Ruleset", oname: str, names: tuple[str, ...], block, depth: int) -> None:
+    base = ("scoring", "outcomes", oname)
+    site = Site("scoring", DEAL_VARS, DEAL_FUNCS)
+    for i, st in enumerate(rs.spec.data["scoring"]["outcomes"][oname] or []):
+        kind = next(iter(st))
+        sp = base + (i, kind)
+        body = st[kind] or {}
+        if kind == "pay" and ("from" not in body or "to" not in body):
+            rs._errors.append(SpecError("a payment needs 'from' and 'to'", rs.loc(sp)))
+        frm = rs.code(sp + ("from",), site, names, "players" if kind == "to_pool" else None)
+        to = rs.code(sp + ("to",), site, names, None)
+        amount = rs.code(sp + ("amount",), site, names, "pool" if kind == "from_pool" else 0)
+        block.add(depth, f"_xfer(_st, {kind!r}, {frm[0]}, {to[0]}, {amount[0]})", amount[1] or rs.loc(sp),
+                  str(body.get("amount", "")))
+
+
+def _build(rs: "Ruleset", name: str, contract: "Contract | None"):
+    """The settlement function of one contract (or, without one, of a deal that all passed)."""
+    block = rs.compiler.block(name, "_e, _st")
+    scoring = rs.spec.data["scoring"].get("outcomes") or {}
+    if contract is None:
+        names = _lets(rs, ("let",), (), block, 1)
+        block.add(1, "_o = 'all_pass'")
+    else:
+        names = _lets(rs, ("let",), (), block, 1)
+        site = Site("an outcome", DEAL_VARS, DEAL_FUNCS)
+        path = contract.outcomes_path
+        outs = rs.spec.data
+        for k in path:
+            outs = outs[k]
+        for i, o in enumerate(outs):
+            if "when" in o:
+                code, loc, text = rs.code(path + (i, "when"), site, names)
+                block.add(1, f"{'if' if i == 0 else 'elif'} {code}:", loc, text)
+                block.add(2, f"_o = {o['name']!r}")
+            else:
+                block.add(1, "else:" if i else "if True:")
+                block.add(2, f"_o = {o['name']!r}")
+                break
+        else:
+            block.add(1, "else:")
+            block.add(2, "_o = 'none'")
+    scored = [o for o in scoring if scoring[o]]
+    if scored:
+        block.add(1, f"if _o in {tuple(scored)!r}:")
+        names = _lets(rs, ("scoring", "let"), names, block, 2)
+        for j, oname in enumerate(scored):
+            block.add(2, f"{'if' if j == 0 else 'elif'} _o == {oname!r}:")
+            _steps(rs, oname, names, block, 3)
+    block.add(1, "return _o")
+    return block.build()
+
+
+def build_settlement(rs: "Ruleset") -> None:
+    """Give each contract its settlement function; also the all-pass one and the ante."""
+    rs.compiler.globals["_xfer"] = transfer
+    known = {"all_pass"}
+    for c in rs.contracts:
+        c.finish = _build(rs, f"settle_{c.index}", c)
+        outs = rs.spec.data
+        for k in c.outcomes_path:
+            outs = outs[k]
+        known |= {o["name"] for o in outs}
+    rs.outcome_names = sorted(known)
+    for oname in rs.spec.data["scoring"].get("outcomes") or {}:
+        if oname not in known:
+            rs._errors.append(SpecError(f"scoring for unknown outcome '{oname}'{did_you_mean(oname, known)}",
+                                        rs.spec.doc.key_loc(("scoring", "outcomes", oname))))
+    rs.finish_all_pass = _build(rs, "settle_all_pass", None)
+    rs.ante = None
+    if rs.spec.data["scoring"].get("ante"):
+        a = ("scoring", "ante")
+        block = rs.compiler.block("ante", "_e, _st")
+        site = Site("scoring.ante", DEAL_VARS, DEAL_FUNCS)
+        frm = rs.code(a + ("from",), site, (), "players")
+        amount = rs.code(a + ("amount",), site, (), 0)
+        block.add(1, f"_xfer(_st, 'to_pool', {frm[0]}, None, {amount[0]})", amount[1], amount[2])
+        rs.ante = block.build()
