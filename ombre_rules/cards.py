@@ -8,8 +8,9 @@
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from .errors import InvalidActionError, did_you_mean
 
@@ -63,7 +64,7 @@ class Deck:
     bits: Callable[[int], list[int]] = field(repr=False, default=None)
 
     @classmethod
-    def build(cls, spec: dict) -> "Deck":
+    def build(cls, spec: dict) -> Deck:
         """Make the deck from the variant's `deck` section (already schema-checked)."""
         suits: list[Suit] = []
         cards: list[Card] = []

@@ -50,7 +50,7 @@ def cmd_variants(args) -> int:
     from .spec.resolve import builtin_index, fmt_value, resolve
 
     seen = set()
-    for name, path in sorted(builtin_index().items(), key=lambda kv: kv[1]):
+    for _name, path in sorted(builtin_index().items(), key=lambda kv: kv[1]):
         if path in seen:
             continue
         seen.add(path)
@@ -111,7 +111,8 @@ def _human_turn(state: State, seat: int) -> int:
     print(f"\n-- seat {seat}, {v['phase']} --")
     print(f"hand: {' '.join(v['hand'])}")
     if v["trump"]:
-        print(f"trumps: {v['trump']}" + (f"; contract {v['contract']} by seat {v['declarer']}" if v['contract'] else ""))
+        who = f"; contract {v['contract']} by seat {v['declarer']}" if v["contract"] else ""
+        print(f"trumps: {v['trump']}{who}")
     if v["current_trick"]:
         print(f"trick so far: {' '.join(v['current_trick'])}")
     print("legal: " + ", ".join(v["legal"]))
@@ -164,11 +165,14 @@ def cmd_play(args) -> int:
 
 
 def cmd_replay(args) -> int:
-    from .records import read, replay
+    from .records import ReplayError, read, replay
 
     recs = read(args.file)
     for i, rec in enumerate(recs):
-        rep = replay(rec)
+        try:
+            rep = replay(rec)
+        except ReplayError as e:
+            raise ReplayError(f"{args.file}: record {i + 1}: {e.message}") from None
         res = rep.result or {}
         print(f"{args.file}: record {i + 1}: {rep.variant}: {rep.actions} actions replayed; "
               f"outcome {res.get('outcome')}, payments {res.get('payments')}: identical")

@@ -2,9 +2,6 @@
 deal evaluation (outcomes, scoring, limits)."""
 from __future__ import annotations
 
-from typing import Any
-
-
 # What each kind of expression may use.
 NAME_VARS = frozenset({"trump"})
 NAME_FUNCS = frozenset({"card"})

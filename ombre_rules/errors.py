@@ -50,8 +50,12 @@ class SpecErrors(SpecError):
     """Several errors found in one file; each keeps its own place."""
 
     def __init__(self, errors: list[SpecError]) -> None:
-        super().__init__(errors[0].message, errors[0].loc, errors[0].context)
-        self.errors = errors
+        first: dict[str, SpecError] = {}
+        for e in errors:  # an error met twice (one expression compiled for several contracts) is shown once
+            first.setdefault(str(e), e)
+        unique = list(first.values())
+        super().__init__(unique[0].message, unique[0].loc, unique[0].context)
+        self.errors = unique
 
     def __str__(self) -> str:
         return "\n".join(str(e) for e in self.errors)

@@ -6,8 +6,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import Deck, Suit, bits_function
-from .envs import (AUCTION_FUNCS, CONTEXT_FUNCS, DEAL_FUNCS, DEAL_VARS, FOLLOW_FUNCS, FOLLOW_VARS, NAME_FUNCS,
-                   NAME_VARS, SEAT_VARS, CardEnv)
+from .envs import (
+    AUCTION_FUNCS,
+    CONTEXT_FUNCS,
+    DEAL_FUNCS,
+    DEAL_VARS,
+    FOLLOW_FUNCS,
+    FOLLOW_VARS,
+    NAME_FUNCS,
+    NAME_VARS,
+    SEAT_VARS,
+    CardEnv,
+)
 from .errors import ExprError, SpecError, SpecErrors, did_you_mean
 from .lang import Compiler, Expr, Namespace, Site
 from .settlement import build_settlement
@@ -71,7 +81,7 @@ class Contract:
 class Context:
     """Rank tables for one ranking and one trump suit (or none); follow tables are built on first use."""
 
-    def __init__(self, rules: "Ruleset", ranking: str, trump: Suit | None) -> None:
+    def __init__(self, rules: Ruleset, ranking: str, trump: Suit | None) -> None:
         self.rules = rules
         self.ranking = ranking
         self.trump = trump
@@ -103,15 +113,16 @@ class Context:
                 self._place(place, c, f"the plain order of {s.name}", ranking)
                 self.eff[c] = s.index
                 power[c] = len(order) - i
-        missing = [deck.name(c) for c in range(n) if c not in place]
+        missing = [c for c in range(n) if c not in place]
         if missing:
             what = f"trumps {trump.name}" if trump else "no trumps"
-            raise SpecError(f"ranking '{ranking}' with {what} leaves {', '.join(missing)} without a rank",
-                            rules.spec.doc.loc(rules.ranking_path(ranking)))
+            names = ", ".join(deck.name(c) for c in missing)
+            raise SpecError(f"{rules.ranking_label(ranking)} with {what} leaves {names} without a rank",
+                            rules.spec.doc.loc(rules.order_path(spec, ranking, deck.cards[missing[0]].suit)))
         if trump is not None:
             stray = [deck.name(c) for c in range(n) if deck.cards[c].suit is trump and not self.trump_mask >> c & 1]
             if stray:
-                raise SpecError(f"ranking '{ranking}': {', '.join(stray)} of the trump suit {trump.name} "
+                raise SpecError(f"{rules.ranking_label(ranking)}: {', '.join(stray)} of the trump suit {trump.name} "
                                 f"must be among its trumps", rules.spec.doc.loc(rules.ranking_path(ranking)))
         self.power = power
         # key[s][c]: strength of card c in a trick led in suit s (-1: cannot win it)
@@ -123,7 +134,7 @@ class Context:
 
     def _place(self, place: dict, c: int, where: str, ranking: str) -> None:
         if c in place:
-            raise SpecError(f"ranking '{ranking}': {self.rules.deck.name(c)} is ranked twice "
+            raise SpecError(f"{self.rules.ranking_label(ranking)}: {self.rules.deck.name(c)} is ranked twice "
                             f"({place[c]} and {where})", self.rules.spec.doc.loc(self.rules.ranking_path(ranking)))
         place[c] = where
 
@@ -157,12 +168,12 @@ class Ruleset:
 
     # -- construction ------------------------------------------------------------------------------
     @classmethod
-    def load(cls, variant: str, options: dict[str, str] | None = None) -> "Ruleset":
+    def load(cls, variant: str, options: dict[str, str] | None = None) -> Ruleset:
         """Load and compile a variant by name, alias or path, with option selections."""
         return cls.from_spec(resolve(variant, options))
 
     @classmethod
-    def from_spec(cls, spec: ResolvedSpec) -> "Ruleset":
+    def from_spec(cls, spec: ResolvedSpec) -> Ruleset:
         data = spec.data
         rs = cls(spec, Deck.build(data["deck"]), int(data["players"]))
         rs._errors: list[SpecError] = []
@@ -223,6 +234,8 @@ class Ruleset:
             self._compile_contract(c)
         build_settlement(self)
         self._contexts: dict[tuple[str, int], Context] = {}
+        if self.names_broken:
+            return
         self._bid_lists: dict[tuple, list] = {}
         self.seat_cache: dict[tuple, Any] = {}
         for c in self.contracts:
@@ -257,7 +270,8 @@ class Ruleset:
                 per_seat[rel] += list(range(pos, pos + k))
                 pos += k
         if pos > self.deck.size:
-            raise SpecError(f"the deal gives out {pos} cards; the deck has {self.deck.size}", self.loc(("deal",)))
+            raise SpecError(f"the deal gives out {pos} cards; the deck has {self.deck.size}",
+                            self.loc(("deal", "packets")))
         talon = self.spec.data["deal"].get("talon", "rest")
         if talon != "rest" and pos + int(talon) != self.deck.size:
             raise SpecError(f"the deal gives out {pos} cards and a talon of {talon}; the deck has "
@@ -335,7 +349,7 @@ class Ruleset:
         data = self.spec.data
         for path in paths:
             node: Any = data
-            for i, k in enumerate(path):
+            for _i, k in enumerate(path):
                 if not isinstance(node, dict) or k not in node:
                     node = _MISSING
                     break
@@ -374,7 +388,9 @@ class Ruleset:
         for name in compiled:
             visit(name, ())
         self.name_exprs = [(n, compiled[n]) for n in order]
-        self.base_names = self.eval_names(CardEnv(self.deck, None))
+        self.names_broken = bool(self._errors)
+        # a name that does not compile, or a circle: evaluating them would only add confusing errors
+        self.base_names = {} if self.names_broken else self.eval_names(CardEnv(self.deck, None))
 
     def eval_names(self, env: CardEnv) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -396,10 +412,11 @@ class Ruleset:
         if value is _MISSING or value is None:
             value, src = (0 if default is _MISSING else default), None
         try:
-            code, _uses = self.compiler.code(value, src, site, local_names)
+            code, uses = self.compiler.code(value, src, site, local_names)
         except ExprError as err:
             self._errors.append(err)
-            code = "0"
+            code, uses = "0", frozenset()
+        self.last_uses = uses
         return code, (src.loc if src else None), str(value)
 
     def _contract_ref(self, name: Any, path: tuple) -> Contract:
@@ -456,7 +473,7 @@ class Ruleset:
         follow = []
         p = self._pick(cp + ("play", "follow"), ("play", "follow"))
         fsite = Site("a play obligation", FOLLOW_VARS, FOLLOW_FUNCS)
-        for i, ob in enumerate(_get_path(self.spec.data, p) if p else []):
+        for i, _ob in enumerate(_get_path(self.spec.data, p) if p else []):
             must = self._expr(p + (i, "must"), fsite)
             exempt = self._expr(p + (i, "exempt"), fsite)
             follow.append((must, exempt))
@@ -478,6 +495,18 @@ class Ruleset:
     # -- rank tables ---------------------------------------------------------------------------------
     def ranking_path(self, ranking: str) -> tuple:
         return ("rankings", ranking) if ranking else ("ranking",)
+
+    def ranking_label(self, ranking: str) -> str:
+        return f"ranking '{ranking}'" if ranking else "the ranking"
+
+    def order_path(self, spec: dict, ranking: str, suit: Suit) -> tuple:
+        """The path of the plain order list a suit uses (or of the ranking, if it has none)."""
+        by = spec.get("by")
+        key = suit.attrs.get(by) if by else suit.name
+        table = spec.get("plain") or {}
+        lst_key = key if key in table else suit.name
+        base = self.ranking_path(ranking)
+        return base + ("plain", lst_key) if lst_key in table else base
 
     def order_cards(self, spec: dict, kind: str, suit: Suit, env: CardEnv, ranking: str) -> list[int]:
         """The cards of one order list (trumps of a suit, or a plain suit), high to low."""
@@ -505,9 +534,9 @@ class Ruleset:
             out.append(card.id)
         return out
 
-    def bid_lists(self, contracts: tuple[Contract, ...]) -> list[tuple[int, ...]]:
-        """For an auction round: by the level of the current high bid, `pass` and the bids above it."""
-        key = tuple(c.index for c in contracts)
+    def bid_lists(self, contracts: tuple[Contract, ...], key: int) -> list[tuple[int, ...]]:
+        """For an auction round (0 main, 1 after all passed): by the level of the current high bid, `pass` and
+        the bids above it."""
         table = self._bid_lists.get(key)
         if table is None:
             top = max([c.level for c in contracts] + [0])
@@ -520,7 +549,7 @@ class Ruleset:
         if c.trump_mode == "none":
             return [None]
         if c.trump_mode == "fixed":
-            return [c.fixed_suit]
+            return [c.fixed_suit] if c.fixed_suit is not None else []
         return list(self.deck.suits)
 
     def context(self, ranking: str, trump: Suit | None) -> Context:

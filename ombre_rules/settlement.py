@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .envs import DEAL_FUNCS, DEAL_VARS
+from .envs import DEAL_FUNCS, DEAL_VARS, SEAT_VARS
 from .errors import SpecError, did_you_mean
 from .lang import Site
 
@@ -43,7 +43,7 @@ def transfer(state, kind: str, frm: Any, to: Any, amount: Any) -> None:
             state.pool -= amt
 
 
-def _lets(rs: "Ruleset", path: tuple, known: tuple[str, ...], block, depth: int) -> tuple[str, ...]:
+def _lets(rs: Ruleset, path: tuple, known: tuple[str, ...], block, depth: int) -> tuple[str, ...]:
     data = rs.spec.data
     node = data
     for k in path:
@@ -60,7 +60,7 @@ def _lets(rs: "Ruleset", path: tuple, known: tuple[str, ...], block, depth: int)
     return tuple(names)
 
 
-def _steps(rs: "Ruleset", oname: str, names: tuple[str, ...], block, depth: int) -> None:
+def _steps(rs: Ruleset, oname: str, names: tuple[str, ...], block, depth: int) -> None:
     base = ("scoring", "outcomes", oname)
     site = Site("scoring", DEAL_VARS, DEAL_FUNCS)
     for i, st in enumerate(rs.spec.data["scoring"]["outcomes"][oname] or []):
@@ -76,7 +76,7 @@ def _steps(rs: "Ruleset", oname: str, names: tuple[str, ...], block, depth: int)
                   str(body.get("amount", "")))
 
 
-def _build(rs: "Ruleset", name: str, contract: "Contract | None"):
+def _build(rs: Ruleset, name: str, contract: Contract | None):
     """The settlement function of one contract (or, without one, of a deal that all passed)."""
     block = rs.compiler.block(name, "_e, _st")
     scoring = rs.spec.data["scoring"].get("outcomes") or {}
@@ -113,7 +113,7 @@ def _build(rs: "Ruleset", name: str, contract: "Contract | None"):
     return block.build()
 
 
-def build_settlement(rs: "Ruleset") -> None:
+def build_settlement(rs: Ruleset) -> None:
     """Give each contract its settlement function; also the all-pass one and the ante."""
     rs.compiler.globals["_xfer"] = transfer
     known = {"all_pass"}
@@ -130,11 +130,14 @@ def build_settlement(rs: "Ruleset") -> None:
                                         rs.spec.doc.key_loc(("scoring", "outcomes", oname))))
     rs.finish_all_pass = _build(rs, "settle_all_pass", None)
     rs.ante = None
+    rs.ante_static = False
     if rs.spec.data["scoring"].get("ante"):
         a = ("scoring", "ante")
         block = rs.compiler.block("ante", "_e, _st")
         site = Site("scoring.ante", DEAL_VARS, DEAL_FUNCS)
         frm = rs.code(a + ("from",), site, (), "players")
+        uses = rs.last_uses
         amount = rs.code(a + ("amount",), site, (), 0)
+        rs.ante_static = (uses | rs.last_uses) <= SEAT_VARS
         block.add(1, f"_xfer(_st, 'to_pool', {frm[0]}, None, {amount[0]})", amount[1], amount[2])
         rs.ante = block.build()

@@ -1,7 +1,8 @@
 """Pure built-in functions of the expression language. Each is total: no input makes it raise."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 
 def _values(xs: tuple) -> Any:

@@ -5,8 +5,9 @@ walked again after loading.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -122,7 +123,7 @@ class Compiler:
         fn = eval(compile(f"lambda _e: {code}", f"<{loc or 'expr'}>", "eval"), self.globals)  # noqa: S307
         return Expr(fn, str(value), loc, uses, not uses)
 
-    def block(self, name: str, params: str) -> "Block":
+    def block(self, name: str, params: str) -> Block:
         """Start a generated function that runs several compiled expressions in sequence."""
         return Block(self, name, params)
 
@@ -336,9 +337,10 @@ class _Job:
             if attr not in self.ns.options:
                 raise self.error(f"unknown option '{attr}'{did_you_mean(attr, self.ns.options)}", attr_tok)
             return self.c.const_ref(self.ns.options[attr])
+        target = self.emit(obj)
         if attr not in self.ns.attrs:
             raise self.error(f"unknown attribute '{attr}'{did_you_mean(attr, self.ns.attrs)}", attr_tok)
-        return f"_ga({self.emit(obj)}, {attr!r})"
+        return f"_ga({target}, {attr!r})"
 
     def _call(self, t: Tree) -> str:
         callee, arguments = t.children
@@ -346,6 +348,19 @@ class _Job:
             raise self.error("only named functions can be called", callee)
         tok = callee.children[0]
         fname = str(tok)
+        # the function is checked before its arguments, so the leftmost error is the one reported
+        if fname in PURE:
+            lo, hi = PURE[fname][1:3]
+            target = f"_b_{fname}"
+        elif fname in self.ns.context_funcs:
+            if fname not in self.site.funcs:
+                raise self.error(f"'{fname}' cannot be used in {self.site.what}", tok)
+            lo, hi = self.ns.context_funcs[fname]
+            self.uses.add(fname + "()")
+            target = f"_e.f_{fname}"
+        else:
+            known = list(PURE) + [f for f in self.ns.context_funcs if f in self.site.funcs]
+            raise self.error(f"unknown function '{fname}'{did_you_mean(fname, known)}", tok)
         if arguments is None:
             args, nargs = "", 0
         elif arguments.data == "genexp":
@@ -353,21 +368,11 @@ class _Job:
         else:
             items = [self.emit(x) for x in arguments.children if x is not None]
             args, nargs = ", ".join(items), len(items)
-        if fname in PURE:
-            _fn, lo, hi, _doc = PURE[fname]
-            self._arity(fname, nargs, lo, hi, tok)
-            return f"_b_{fname}({args})"
-        if fname in self.ns.context_funcs:
-            if fname not in self.site.funcs:
-                raise self.error(f"'{fname}' cannot be used in {self.site.what}", tok)
-            lo, hi = self.ns.context_funcs[fname]
-            self._arity(fname, nargs, lo, hi, tok)
-            self.uses.add(fname + "()")
-            return f"_e.f_{fname}({args})"
-        known = list(PURE) + [f for f in self.ns.context_funcs if f in self.site.funcs]
-        raise self.error(f"unknown function '{fname}'{did_you_mean(fname, known)}", tok)
+        self._arity(fname, nargs, lo, hi, tok)
+        return f"{target}({args})"
 
     def _arity(self, fname: str, n: int, lo: int, hi: int | None, tok: Any) -> None:
         if n < lo or (hi is not None and n > hi):
             want = str(lo) if lo == hi else (f"at least {lo}" if hi is None else f"{lo} to {hi}")
-            raise self.error(f"{fname}() takes {want} argument{'s' if want != '1' else ''}, got {n}", tok)
+            plural = "" if (hi if hi is not None else lo) == 1 else "s"
+            raise self.error(f"{fname}() takes {want} argument{plural}, got {n}", tok)

@@ -142,6 +142,8 @@ class _Merged:
                 if v is None and k in out:
                     del out[k]
                     self._drop(path + (k,))
+                    if sp + (k,) in src.keys:  # a removed key keeps the place of its `null`, for errors
+                        self.keys[path + (k,)] = src.keys[sp + (k,)]
                 elif k in out:
                     out[k] = self._merge_value(out[k], v, src, sp + (k,), path + (k,))
                 else:
@@ -165,8 +167,6 @@ def _get(data: Any, path: tuple) -> Any:
 def _load_chain(path: str, seen: tuple[str, ...] = ()) -> PositionedDoc:
     """A file with its `extends` chain merged in (base first, then each child over it)."""
     real = os.path.realpath(path)
-    if real in seen:
-        raise SpecError(f"'extends' goes round in a circle through '{_display(path)}'")
     doc = load_file(path, _display(path))
     if not isinstance(doc.data, dict):
         raise SpecError("a variant file must be a mapping of sections", Loc(doc.file, 1, 1))
@@ -179,6 +179,8 @@ def _load_chain(path: str, seen: tuple[str, ...] = ()) -> PositionedDoc:
         base_path = locate(parent, path)
     except SpecError as e:
         raise SpecError(e.message, doc.loc(("extends",))) from None
+    if os.path.realpath(base_path) in seen + (real,):
+        raise SpecError(f"'extends' goes round in a circle through '{_display(base_path)}'", doc.loc(("extends",)))
     merged = _Merged(_load_chain(base_path, seen + (real,)))
     merged.merge(doc)
     merged.data.pop("extends", None)

@@ -37,7 +37,7 @@ def _message(err: jsonschema.ValidationError) -> tuple[str, tuple]:
             return f"unknown key '{k}' in {_where(path)}{hint}", path + (k,)
     if kind == "required":
         missing = err.message.split("'")[1] if "'" in err.message else err.message
-        return f"missing key '{missing}' in {_where(path)}", path
+        return f"missing key '{missing}' in {_where(path)}", path + (missing,)
     if kind == "enum":
         choices = [str(c) for c in err.validator_value]
         hint = did_you_mean(inst, choices) or f" (expected one of: {', '.join(choices)})"
@@ -66,6 +66,6 @@ def check(doc: PositionedDoc) -> None:
         if msg in seen:
             continue
         seen.add(msg)
-        loc = doc.key_loc(path) if err.validator in ("additionalProperties",) else doc.loc(path)
+        loc = doc.key_loc(path) if err.validator in ("additionalProperties", "required") else doc.loc(path)
         out.append(SpecError(msg, loc))
     raise SpecErrors(out)

@@ -20,23 +20,46 @@ class Source:
     quoted: bool = False
 
     def at(self, text: str, line: int, col: int) -> Loc:
-        """The file position of (line, col), 1-based, inside the string value `text` of this scalar."""
+        """The file position of (line, col), 1-based, inside the string value `text` of this scalar.
+
+        The characters of the value are matched in order against the raw source, so folded lines, block
+        scalars, quotes and escapes keep the position exact; a place between characters (a space, or the end)
+        counts on from the last character matched."""
         lines = text.split("\n")
-        pos = 0
-        for i in range(min(line, len(lines))):
-            seg = lines[i]
-            j = self.raw.find(seg, pos) if self.raw else -1
-            if j < 0:
-                break
-            if i == line - 1:
-                index = j + col - 1
-                prefix = self.raw[:index]
-                nl = prefix.count("\n")
-                if nl == 0:
-                    return Loc(self.loc.file, self.loc.line, self.loc.col + index)
-                return Loc(self.loc.file, self.loc.line + nl, index - prefix.rfind("\n"))
-            pos = j + len(seg)
-        return self.loc
+        if not self.raw or not 0 < line <= len(lines):
+            return self.loc
+        target = sum(len(seg) + 1 for seg in lines[:line - 1]) + col - 1
+        start = 1 if self.quoted else 0
+        pos, last, last_i = start, start - 1, -1
+        for i, ch in enumerate(text[:target + 1]):
+            if ch.isspace():
+                continue
+            k = self._find(ch, pos)
+            if k < 0:
+                return self.loc
+            pos, last, last_i = k + 1, k, i
+        index = last + (target - last_i) if last_i >= 0 else start + target
+        prefix = self.raw[:index]
+        nl = prefix.count("\n")
+        if nl == 0:
+            return Loc(self.loc.file, self.loc.line, self.loc.col + index)
+        return Loc(self.loc.file, self.loc.line + nl, index - prefix.rfind("\n"))
+
+    def _find(self, ch: str, pos: int) -> int:
+        """The raw index of the next `ch` from `pos`; in a double-quoted scalar an escape counts as one unit."""
+        raw = self.raw
+        escapes = raw.startswith('"')
+        while pos < len(raw):
+            c = raw[pos]
+            if escapes and c == "\\":
+                if ch in '"\\/' and raw[pos + 1:pos + 2] == ch:  # an escape that stands for itself
+                    return pos + 1
+                pos += 2
+                continue
+            if c == ch:
+                return pos
+            pos += 1
+        return -1
 
 
 class PositionedDoc:
@@ -70,9 +93,8 @@ def load_text(text: str, file: str) -> PositionedDoc:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
-        msg = e.problem or e.context or "malformed YAML"
         loc = Loc(file, mark.line + 1, mark.column + 1) if mark else Loc(file, 1, 1)
-        raise SpecError(f"malformed YAML: {msg}", loc) from None
+        raise SpecError(f"malformed YAML: {_yaml_message(e)}", loc) from None
     except yaml.YAMLError as e:
         raise SpecError(f"malformed YAML: {e}", Loc(file, 1, 1)) from None
     where: dict[Path, Source] = {}
@@ -82,6 +104,26 @@ def load_text(text: str, file: str) -> PositionedDoc:
     constructor = yaml.SafeLoader("")
     data = _build(node, (), where, keys, file, text, constructor)
     return PositionedDoc(data, where, file, keys)
+
+
+_OPENERS = {"while parsing a flow sequence": "'['", "while parsing a flow mapping": "'{'",
+            "while scanning a quoted scalar": "quote"}
+
+
+def _yaml_message(e: yaml.MarkedYAMLError) -> str:
+    """PyYAML's complaint in the words of someone editing the file, with where an unclosed bracket opened."""
+    problem = e.problem or e.context or "malformed YAML"
+    if problem.startswith("expected <block end>"):
+        return "bad indentation: this line does not line up with the lines above it"
+    if problem == "mapping values are not allowed here":
+        return "unexpected ':' (is the line indented too far, or does a value containing ': ' need quotes?)"
+    if problem.startswith("found character '\\t'"):
+        return "a tab character here (YAML indents with spaces only)"
+    msg = problem.replace("'<stream end>'", "the end of the file").replace("end of stream", "end of the file")
+    opener = _OPENERS.get(e.context or "")
+    if opener and e.context_mark:
+        msg += f" (the {opener} at {e.context_mark.line + 1}:{e.context_mark.column + 1} is never closed)"
+    return msg
 
 
 def load_file(path: str, display: str | None = None) -> PositionedDoc:
