@@ -1,0 +1,116 @@
+"""Random play of many deals: the invariants every variant must keep."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from ombre_rules import State, load
+from ombre_rules.engine.view import visible_cards
+from ombre_rules.records import replay, to_record
+
+DEALS = 10_000
+
+
+def _hidden_from(state: State, seat: int) -> int:
+    """Cards seat may not know now: the others' hands and discards, the undrawn stock unless shown."""
+    known = visible_cards(state, seat)
+    m = 0
+    for s in range(state.n):
+        if s != seat:
+            m |= state.hands[s] | state.discards[s]
+    for c in state.talon:
+        m |= 1 << c
+    return m & ~known
+
+
+def _check_view(state: State, seat: int) -> None:
+    names = set()
+    text = json.dumps(state.view(seat))
+    deck = state.rules.deck
+    for c in range(deck.size):
+        if _hidden_from(state, seat) >> c & 1:
+            names.add(deck.name(c))
+    leaked = sorted(n for n in names if f'"{n}"' in text or f" {n}\"" in text)
+    assert not leaked, f"seat {seat} sees {leaked}"
+
+
+def _run(rules, deals: int, seed: int, views: bool) -> dict:
+    rng = random.Random(seed)
+    full = rules.deck.full_mask
+    outcomes: dict[str, int] = {}
+    pool = 0
+    dealer = 0
+    for i in range(deals):
+        s = State(rules, seed=rng.getrandbits(32), dealer=dealer, pool=pool)
+        probe_at = rng.randrange(40)
+        view_at = {rng.randrange(45), rng.randrange(45)} if views else set()
+        twin = None
+        steps = 0
+        while not s.is_terminal:
+            legal = s.legal_actions()
+            assert legal, f"deal {i}: no legal action in {s.phase_name}"
+            assert len(set(legal)) == len(legal)
+            held = 0
+            for h in s.hands:
+                assert not held & h
+                held |= h
+            for d in s.discards:
+                held |= d
+            for c in s.talon:
+                held |= 1 << c
+            for _l, cards, _w in s.trick_log:
+                for c in cards:
+                    held |= 1 << c
+            for c in s.trick:
+                held |= 1 << c
+            assert held == full, f"deal {i}: cards not conserved"
+            if steps == probe_at:
+                twin = s.clone()
+            if steps in view_at:
+                for seat in range(s.n):
+                    _check_view(s, seat)
+            a = rng.choice(legal)
+            s.apply(a)
+            if twin is not None and twin is not s:
+                twin.apply(a)
+            steps += 1
+            assert steps < 500, "deal does not end"
+        res = s.result
+        assert sum(res.payments) + res.pool_after - res.pool_before == 0
+        assert res.pool_after >= 0
+        if twin is not None:
+            assert twin.result == res and twin.history == s.history
+        rec = json.loads(json.dumps(to_record(s)))
+        assert replay(rec, rules).result == res.to_dict()
+        outcomes[res.outcome] = outcomes.get(res.outcome, 0) + 1
+        pool = res.pool_after
+        dealer = rules.next_seat[dealer]
+    return outcomes
+
+
+def test_ombre_random_deals_keep_every_invariant():
+    outcomes = _run(load("ombre"), DEALS, 1, views=True)
+    assert sum(outcomes.values()) == DEALS
+    assert set(outcomes) >= {"sacada", "puesta", "codille", "all_pass", "vole_failed"}
+
+
+OPTION_RUNS = [
+    "ombre(all_pass=spadille_force)",
+    "ombre(all_pass=contrabola)",
+    "ombre(allow_concede=true)",
+    "ombre(tie_above_ombre=codille_shared)",
+    "ombre(estuches_min_run=3)",
+    "ombre(first_defender_max=9)",
+    "ombre(defender_first=positional)",
+    "ombre(ante_mode=dealer)",
+    "ombre(leftover_stock=all)",
+    "ombre(leftover_stock=last_exchanger)",
+]
+
+
+@pytest.mark.parametrize("variant", OPTION_RUNS)
+def test_each_option_keeps_every_invariant(variant):
+    outcomes = _run(load(variant), 1000, 2, views=True)
+    assert sum(outcomes.values()) == 1000
