@@ -539,11 +539,18 @@ class Ruleset:
         the bids above it."""
         table = self._bid_lists.get(key)
         if table is None:
-            top = max([c.level for c in contracts] + [0])
-            table = [(self.A_PASS,) + tuple(self.A_BID + c.index for c in contracts if c.level > lvl)
-                     for lvl in range(top + 1)]
+            ranked = [(self.bid_level(c, key), self.A_BID + c.index) for c in contracts]
+            top = max([lv for lv, _a in ranked] + [0])
+            table = [(self.A_PASS,) + tuple(a for lv, a in ranked if lv > lvl) for lvl in range(top + 1)]
             self._bid_lists[key] = table
         return table
+
+    def bid_level(self, c: Contract, round_no: int) -> int:
+        """A contract's rank in an auction round; in the round after all passed, contracts without a level
+        rank in the order they are listed there."""
+        if c.level or round_no == 0:
+            return c.level
+        return self.auction.extra_round.index(c) + 1
 
     def trump_choices(self, c: Contract) -> list[Suit | None]:
         if c.trump_mode == "none":

@@ -159,7 +159,10 @@ class _Runner:
 
     def _when(self, chk: dict, actions: list[str], path: tuple) -> int:
         if "after" in chk:
-            return int(chk["after"])
+            at = int(chk["after"])
+            if not 0 <= at <= len(actions):
+                raise SpecError(f"'after: {at}' is outside the {len(actions)} actions", self.loc(*path, "after"))
+            return at
         if "before" in chk:
             want = str(chk["before"]).strip()
             nth = int(chk.get("occurrence", 1))
@@ -176,7 +179,7 @@ class _Runner:
         r = state.rules
         out = []
         path = ("expect", kind, i)
-        if "seat" in chk and chk["seat"] != state.current_player:
+        if kind != "view" and "seat" in chk and chk["seat"] != state.current_player:
             out.append(Failure(self.loc(*path), self.name,
                                f"after {step} actions: seat to move is {state.current_player}, expected {chk['seat']}"))
         if kind == "legal":

@@ -159,7 +159,7 @@ class State:
             high = self.high
             if high is None:
                 return list(self.round_bids[0])
-            acts = list(self.round_bids[high.level])
+            acts = list(self.round_bids[self.rules.bid_level(high, self.round_no)])
             if r.auction.hold == "earlier_seat" and \
                     (self.to_move - self.first_bidder) % self.n < (self.high_seat - self.first_bidder) % self.n:
                 acts.append(r.A_HOLD)
