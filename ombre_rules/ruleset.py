@@ -34,6 +34,18 @@ class Limits:
     min: Expr
     max: Expr
 
+    @property
+    def min_const(self) -> int | None:
+        return self.__dict__.get("_min")
+
+    @property
+    def max_const(self) -> int | None:
+        return self.__dict__.get("_max")
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_min", int(self.min.value) if self.min.constant else None)
+        object.__setattr__(self, "_max", int(self.max.value) if self.max.constant else None)
+
 
 @dataclass(frozen=True)
 class ExchangeRules:
@@ -228,6 +240,7 @@ class Ruleset:
                           for i, c in enumerate(ap.get("contracts") or []))
         self.auction = AuctionRules(first, data["auction"].get("hold", "earlier_seat"), ap["then"],
                                     force_who, force_contract, extra)
+        self.hold_by_priority = self.auction.hold == "earlier_seat"
         self.main_round = tuple(sorted((c for c in self.contracts if c.biddable), key=lambda c: c.level))
         self.follow_lists: list[tuple] = []
         for c in self.contracts:
@@ -276,13 +289,16 @@ class Ruleset:
         if talon != "rest" and pos + int(talon) != self.deck.size:
             raise SpecError(f"the deal gives out {pos} cards and a talon of {talon}; the deck has "
                             f"{self.deck.size}", self.loc(("deal", "talon")))
-        hands = ", ".join("|".join(f"_B[d[{i}]]" for i in idx) or "0" for idx in per_seat)
-        fn = eval(f"lambda d: ({hands},)", {"_B": [1 << c for c in range(self.deck.size)]})  # noqa: S307
+        masks = ", ".join("|".join(f"_B[d[{i}]]" for i in idx) or "0" for idx in per_seat)
+        lists = ", ".join("_s([" + ", ".join(f"d[{i}]" for i in idx) + "])" for idx in per_seat)
+        fn = eval(f"lambda d: (({masks},), ({lists},))",  # noqa: S307 - generated from integers only
+                  {"_B": [1 << c for c in range(self.deck.size)], "_s": sorted})
         rot = [[(s - self.next_seat[dealer]) % n for s in range(n)] for dealer in range(n)]
 
-        def deal(deck: list[int], dealer: int) -> tuple[list[int], list[int]]:
-            rel = fn(deck)
-            return [rel[i] for i in rot[dealer]], deck[pos:]
+        def deal(deck: list[int], dealer: int) -> tuple[list[int], list[list[int]], list[int]]:
+            masks, lists = fn(deck)
+            order = rot[dealer]
+            return [masks[i] for i in order], [lists[i] for i in order], deck[pos:]
         return deal
 
     def _namespace(self) -> None:
@@ -567,8 +583,8 @@ class Ruleset:
         return ctx
 
     def build_follow(self, ctx: Context, follow_id: int) -> list:
-        """Evaluate each obligation of a follow list for every (led card, card) pair once, as masks:
-        per led card, a tuple of (bind mask, must mask)."""
+        """Evaluate each obligation of a follow list for every (led card, card) pair once: per led card, a
+        tuple of (bind mask, must mask, must as a table by card id)."""
         deck = self.deck
         env = ctx.env
         follow = self.follow_lists[follow_id]
@@ -585,7 +601,7 @@ class Ruleset:
                         mm |= 1 << c.id
                         if exempt is not None and exempt(env):
                             xm |= 1 << c.id
-                pairs.append((mm & ~xm, mm))
+                pairs.append((mm & ~xm, mm, tuple(bool(mm >> c.id & 1) for c in deck.cards)))
             rows.append(tuple(pairs))
         return rows
 

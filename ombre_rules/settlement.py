@@ -83,6 +83,7 @@ def _build(rs: Ruleset, name: str, contract: Contract | None):
     if contract is None:
         names = _lets(rs, ("let",), (), block, 1)
         block.add(1, "_o = 'all_pass'")
+        reachable = {"all_pass"}
     else:
         names = _lets(rs, ("let",), (), block, 1)
         site = Site("an outcome", DEAL_VARS, DEAL_FUNCS)
@@ -90,6 +91,7 @@ def _build(rs: Ruleset, name: str, contract: Contract | None):
         outs = rs.spec.data
         for k in path:
             outs = outs[k]
+        reachable = {o["name"] for o in outs}
         for i, o in enumerate(outs):
             if "when" in o:
                 code, loc, text = rs.code(path + (i, "when"), site, names)
@@ -102,7 +104,7 @@ def _build(rs: Ruleset, name: str, contract: Contract | None):
         else:
             block.add(1, "else:")
             block.add(2, "_o = 'none'")
-    scored = [o for o in scoring if scoring[o]]
+    scored = [o for o in scoring if scoring[o] and o in reachable]
     if scored:
         block.add(1, f"if _o in {tuple(scored)!r}:")
         names = _lets(rs, ("scoring", "let"), names, block, 2)
@@ -110,7 +112,7 @@ def _build(rs: Ruleset, name: str, contract: Contract | None):
             block.add(2, f"{'if' if j == 0 else 'elif'} _o == {oname!r}:")
             _steps(rs, oname, names, block, 3)
     block.add(1, "return _o")
-    return block.build()
+    return block.build(live=frozenset({"pool"}))
 
 
 def build_settlement(rs: Ruleset) -> None:
@@ -140,4 +142,4 @@ def build_settlement(rs: Ruleset) -> None:
         amount = rs.code(a + ("amount",), site, (), 0)
         rs.ante_static = (uses | rs.last_uses) <= SEAT_VARS
         block.add(1, f"_xfer(_st, 'to_pool', {frm[0]}, None, {amount[0]})", amount[1], amount[2])
-        rs.ante = block.build()
+        rs.ante = block.build(live=frozenset({"pool"}))

@@ -39,14 +39,15 @@ class Result(NamedTuple):
 class State:
     """The state of one deal of a variant. Create with `State(rules, seed=…)` or with given hands."""
 
-    __slots__ = ("rules", "n", "dealer", "seed", "hands", "talon", "deal_hands", "deal_talon", "pool_before", "pool",
-                 "payments", "phase", "to_move", "history", "declarer", "contract", "trump", "ctx", "turned", "high",
-                 "high_seat", "passed", "first_bidder", "round_no", "round_contracts", "round_bids", "ex_queue",
-                 "ex_count", "ex_min", "ex_max", "ex_can_cede", "ex_first_used", "ceded", "discards", "drawn",
-                 "last_exchanger", "trick", "lm", "lc", "nc", "nxt", "bits", "leader", "led", "keyrow", "best",
-                 "best_seat", "tricks", "won", "play_hands", "claim_at", "committed", "stopped", "conceded",
-                 "claim_pending", "concede_ok", "concede_refused", "consent_queue", "follow_rows", "trick_log",
-                 "result", "outcome")
+    # the fields of the play loop first, so they share cache lines
+    __slots__ = ("phase", "to_move", "lm", "nc", "hands", "hl", "trick", "history", "claim_pending", "concede_ok",
+                 "keyrow", "best", "best_seat", "leader", "led", "follow_rows", "nxt", "n", "ctx", "rules", "tricks",
+                 "won", "trick_log", "claim_at", "ex_count", "ex_min", "ex_max", "ex_can_cede", "discards", "lc",
+                 "bits", "dealer", "seed", "talon", "deal_hands", "deal_talon", "pool_before", "pool", "payments",
+                 "declarer", "contract", "trump", "turned", "high", "high_seat", "high_level", "passed",
+                 "first_bidder", "round_no", "round_contracts", "round_bids", "ex_queue", "ex_first_used", "ceded",
+                 "drawn", "last_exchanger", "play_hands", "committed", "stopped", "conceded", "concede_refused",
+                 "consent_queue", "result", "outcome")
 
     def __init__(self, rules: Ruleset, *, seed: int | None = None, dealer: int = 0, pool: int = 0,
                  hands: list[int] | None = None, talon: list[int] | None = None) -> None:
@@ -57,7 +58,9 @@ class State:
         self.dealer = dealer
         self.seed = seed
         if hands is None:
-            hands, talon = rules.deal(shuffled(rules.deck.size, seed), dealer)
+            hands, self.hl, talon = rules.deal(shuffled(rules.deck.size, seed), dealer)
+        else:
+            self.hl = [rules.deck.bits(h) for h in hands]
         self.hands = list(hands)
         self.talon = list(talon or [])
         self.deal_hands = tuple(hands)
@@ -123,28 +126,52 @@ class State:
         """The legal actions of the seat to move (empty when the deal is over)."""
         ph = self.phase
         if ph == 3:  # PLAY, the hot path
-            hand = m = self.hands[self.to_move]
+            seat = self.to_move
+            acts = self.hl[seat]
             if self.trick:
-                for bind, must in self.follow_rows[self.led]:
+                hand = self.hands[seat]
+                for bind, must, table in self.follow_rows[self.led]:
                     if hand & bind:
-                        m = hand & must
+                        self.lm = hand & must
+                        acts = [c for c in acts if table[c]]
                         break
-            self.lm = m
-            acts = self.bits(m)
+                else:
+                    self.lm = hand
+                    acts = acts[:]
+            else:
+                self.lm = self.hands[seat]
+                acts = acts[:]
             if self.claim_pending or self.concede_ok:
                 self._play_extras(acts)
             return acts
         r = self.rules
         if ph == 2:  # EXCHANGE
-            acts = r.discard_bits(self.hands[self.to_move]) if self.ex_count < self.ex_max else []
+            if self.ex_count < self.ex_max:
+                base = self.nc
+                acts = [base + c for c in self.hl[self.to_move]]
+            else:
+                acts = []
             if self.ex_count >= self.ex_min:
                 acts.append(r.A_DRAW)
             if self.ex_can_cede and self.ex_count == 0:
                 acts.append(r.A_CEDE)
             return acts
+        if ph == 0:  # AUCTION
+            acts = list(self.round_bids[self.high_level])
+            if self._may_hold():
+                acts.append(r.A_HOLD)
+            return acts
         acts = self._legal_other(ph, r)
         self.lc = tuple(acts)
         return acts
+
+    def _may_hold(self) -> bool:
+        """Whether the seat to move may take over the high bid at its level: it bids earlier."""
+        hs = self.high_seat
+        if hs < 0 or not self.rules.hold_by_priority:
+            return False
+        fb, n = self.first_bidder, self.n
+        return (self.to_move - fb) % n < (hs - fb) % n
 
     def _play_extras(self, acts: list[int]) -> None:
         r = self.rules
@@ -155,15 +182,6 @@ class State:
             acts.append(r.A_CONCEDE)
 
     def _legal_other(self, ph: int, r: Ruleset) -> list[int]:
-        if ph == AUCTION:
-            high = self.high
-            if high is None:
-                return list(self.round_bids[0])
-            acts = list(self.round_bids[self.rules.bid_level(high, self.round_no)])
-            if r.auction.hold == "earlier_seat" and \
-                    (self.to_move - self.first_bidder) % self.n < (self.high_seat - self.first_bidder) % self.n:
-                acts.append(r.A_HOLD)
-            return acts
         if ph == TRUMP:
             return [r.A_TRUMP + s.index for s in self._trump_options()]
         if ph == CONSENT:
@@ -179,15 +197,17 @@ class State:
             if m < 0:
                 hand = m = self.hands[seat]
                 if self.trick:
-                    for bind, must in self.follow_rows[self.led]:
+                    for bind, must, _table in self.follow_rows[self.led]:
                         if hand & bind:
                             m = hand & must
                             break
-            if not m >> a & 1:
+            bit = _BIT[a]
+            if not m & bit:
                 self._illegal(a)
             self.lm = -1
             self.history.append(a)
-            self.hands[seat] ^= 1 << a
+            self.hands[seat] ^= bit
+            self.hl[seat].remove(a)
             if self.claim_pending:
                 self.committed = True
                 self.claim_pending = False
@@ -217,6 +237,7 @@ class State:
                 self._illegal(a)
             self.history.append(a)
             self.hands[seat] ^= bit
+            self.hl[seat].remove(a - r.A_DISCARD)
             self.discards[seat] |= bit
             self.ex_count += 1
             return
@@ -224,6 +245,23 @@ class State:
             self.history.append(a)
             self._a_draw()
             return
+        if ph == 0:  # AUCTION: pass, a bid above the high one, or hold
+            if a in self.round_bids[self.high_level]:
+                self.history.append(a)
+                if a == r.A_PASS:
+                    self.passed[self.to_move] = True
+                else:
+                    self.high = c = r.contracts[a - r.A_BID]
+                    self.high_level = r.bid_level(c, self.round_no)
+                    self.high_seat = self.to_move
+                self._next_bidder()
+                return
+            if a == r.A_HOLD and self._may_hold():
+                self.history.append(a)
+                self.high_seat = self.to_move
+                self._next_bidder()
+                return
+            self._illegal(a)
         legal = self.lc if self.lc is not None else self.legal_actions()
         if a not in legal:
             self._illegal(a)
@@ -303,6 +341,7 @@ class State:
     def _start_auction(self, rnd: int, contracts) -> None:
         self.phase = AUCTION
         self.high = None
+        self.high_level = 0
         self.high_seat = -1
         self.passed = [False] * self.n
         self.round_contracts = contracts
@@ -389,8 +428,8 @@ class State:
                 lim = ex.declarer
             else:
                 lim = ex.other if self.ex_first_used else ex.first
-            hi = lim.max.value if lim.max.constant else self.eval(lim.max)
-            lo = lim.min.value if lim.min.constant else self.eval(lim.min)
+            hi = lim.max_const if lim.max_const is not None else self.eval(lim.max)
+            lo = lim.min_const if lim.min_const is not None else self.eval(lim.min)
             cap = min(int(hi), len(self.talon), self.hands[seat].bit_count())
             lo = min(max(int(lo), 0), cap)
             first_defender = seat != self.declarer and not self.ex_first_used
@@ -411,14 +450,6 @@ class State:
             return
         self._start_play()
 
-    def _a_pass(self) -> None:
-        self.passed[self.to_move] = True
-        self._next_bidder()
-
-    def _a_hold(self) -> None:
-        self.high_seat = self.to_move
-        self._next_bidder()
-
     def _a_draw(self) -> None:
         seat = self.to_move
         k = self.ex_count
@@ -428,6 +459,10 @@ class State:
         for c in got:
             m |= 1 << c
         self.hands[seat] |= m
+        if got:
+            hl = self.hl[seat]
+            hl += got
+            hl.sort()
         self.drawn[seat] |= m
         self.last_exchanger = seat
         self._continue_exchange()
@@ -490,7 +525,7 @@ class State:
         self.tricks[w] += 1
         m = 0
         for c in trick:
-            m |= 1 << c
+            m |= _BIT[c]
         self.won[w] |= m
         self.trick_log.append((self.leader, tuple(trick), w))
         self.trick = []
@@ -536,6 +571,7 @@ class State:
                              tuple(self.payments), self.pool_before, self.pool)
 
 
+_BIT = tuple(1 << i for i in range(1024))
 _LISTS = {"hands", "talon", "payments", "history", "passed", "ex_queue", "discards", "drawn", "trick", "tricks",
           "won", "play_hands", "consent_queue", "trick_log"}
 
@@ -543,7 +579,10 @@ _LISTS = {"hands", "talon", "payments", "history", "passed", "ex_queue", "discar
 def _make_clone():
     lines = ["def _clone(self):", "    c = _new(_State)"]
     for name in State.__slots__:
-        lines.append(f"    c.{name} = self.{name}{'[:]' if name in _LISTS else ''}")
+        if name == "hl":
+            lines.append("    c.hl = [h[:] for h in self.hl]")
+        else:
+            lines.append(f"    c.{name} = self.{name}{'[:]' if name in _LISTS else ''}")
     lines.append("    return c")
     env = {"_new": object.__new__, "_State": State}
     exec("\n".join(lines), env)  # noqa: S102 - generated from the slot names above
@@ -572,5 +611,6 @@ _KEY_FORMATS: dict[int, struct.Struct] = {}
 _shake = hashlib.shake_128
 
 
-_SPECIAL = (State._a_pass, State._a_hold, State._a_draw, State._a_cede, State._a_stop, State._a_concede,
+# by action id from A_PASS; pass and hold are handled with the auction in State.apply
+_SPECIAL = (None, None, State._a_draw, State._a_cede, State._a_stop, State._a_concede,
             State._a_accept, State._a_refuse)

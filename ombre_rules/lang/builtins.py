@@ -13,11 +13,19 @@ def _values(xs: tuple) -> Any:
 
 
 def _max(*xs):
-    return max((x for x in _values(xs) if x is not None), default=0)
+    items = list(_values(xs))
+    try:
+        return max(items, default=0)
+    except TypeError:  # a none among the values: it does not count
+        return max((x for x in items if x is not None), default=0)
 
 
 def _min(*xs):
-    return min((x for x in _values(xs) if x is not None), default=0)
+    items = list(_values(xs))
+    try:
+        return min(items, default=0)
+    except TypeError:
+        return min((x for x in items if x is not None), default=0)
 
 
 def _sum(xs):

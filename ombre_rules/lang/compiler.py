@@ -5,6 +5,7 @@ walked again after loading.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -168,8 +169,17 @@ class Block:
         if loc is not None or text:
             self.origin[len(self.lines)] = (loc, text)
 
-    def build(self) -> Callable:
-        src = "\n".join(self.lines) + "\n"
+    def build(self, live: frozenset[str] = frozenset()) -> Callable:
+        """Compile the function. Every environment value it reads, except those in `live` (which may change
+        while it runs), is read once at its start into a local."""
+        body = self.lines[1:]
+        found = sorted({m for line in body for m in _ENV_READ.findall(line)} - set(live))
+        hoist = [f"    _h_{name} = _e.{name}" for name in found]
+        if found:
+            pattern = re.compile(r"_e\.(" + "|".join(found) + r")\b")
+            body = [pattern.sub(r"_h_\1", line) for line in body]
+            self.origin = {k + len(hoist): v for k, v in self.origin.items()}
+        src = "\n".join([self.lines[0]] + hoist + body) + "\n"
         filename = f"<block {self.name} {id(self)}>"
         namespace: dict[str, Any] = {}
         exec(compile(src, filename, "exec"), self.compiler.globals, namespace)  # noqa: S102
@@ -178,6 +188,9 @@ class Block:
         fn.filename = filename
         fn.source = src
         return fn
+
+
+_ENV_READ = re.compile(r"_e\.([A-Za-z_][A-Za-z0-9_]*)")
 
 
 def block_error(fn: Callable, exc: BaseException) -> ExprError:
