@@ -148,16 +148,24 @@ def cmd_play(args) -> int:
         raise OmbreError(f"--players names {len(names)} players; {rules.variant} has {n} seats")
     players = [make_player(nm, args.seed * 1000 + i) for i, nm in enumerate(names)]
     state = State(rules, seed=args.seed, dealer=args.dealer)
-    if args.human is not None:
-        print("\n".join(format_deal(state, viewer=args.human)))
+    shown = 0
+
+    def show_new() -> None:  # the log lines the watching seat has not seen yet
+        nonlocal shown
+        lines = format_deal(state, viewer=args.human)
+        if lines[shown:]:
+            print("\n".join(lines[shown:]))
+        shown = len(lines)
+
     while not state.is_terminal:
         seat = state.current_player
         if seat == args.human:
+            show_new()
             a = _human_turn(state, seat)
         else:
             a = players[seat].act(state, seat)
         state.apply(a)
-    print("\n".join(format_deal(state, viewer=args.human)))
+    show_new()
     if args.record:
         write(args.record, [to_record(state)])
         print(f"record written to {args.record}")
