@@ -35,9 +35,15 @@ def write(path: str, records: list[dict]) -> None:
     """Write one record as JSON, or several as a JSON list; all at once, so nothing is left half-written."""
     text = json.dumps(records[0] if len(records) == 1 else records, indent=1) + "\n"
     tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except OSError as e:
+        raise OmbreError(f"cannot write '{path}': {e.strerror or e}") from None
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
 
 
 class ReplayError(OmbreError):

@@ -597,9 +597,9 @@ class Ruleset:
                 mm = xm = 0
                 for c in deck.cards:
                     env.card = c
-                    if must(env):
+                    if _checked(must, env):
                         mm |= 1 << c.id
-                        if exempt is not None and exempt(env):
+                        if exempt is not None and _checked(exempt, env):
                             xm |= 1 << c.id
                 pairs.append((mm & ~xm, mm, tuple(bool(mm >> c.id & 1) for c in deck.cards)))
             rows.append(tuple(pairs))
@@ -637,12 +637,14 @@ class Ruleset:
             if verb == "discard":
                 return self.A_DISCARD + self.deck.parse(arg)
             if verb == "bid":
-                c = self.contract_by_name.get(arg.lower())
+                c = self.contract_by_name.get(arg) or {k.lower(): v for k, v in self.contract_by_name.items()}.get(
+                    arg.lower())
                 if c is None:
                     raise InvalidActionError(f"unknown contract '{arg}'{did_you_mean(arg, self.contract_by_name)}")
                 return self.A_BID + c.index
             if verb == "trump":
-                s = self.deck.suit_by_name.get(arg.lower())
+                s = self.deck.suit_by_name.get(arg) or {k.lower(): v for k, v in self.deck.suit_by_name.items()}.get(
+                    arg.lower())
                 if s is None:
                     raise InvalidActionError(f"unknown suit '{arg}'{did_you_mean(arg, self.deck.suit_by_name)}")
                 return self.A_TRUMP + s.index
@@ -651,6 +653,15 @@ class Ruleset:
             raise InvalidActionError(f"unknown action '{text.strip()}'{did_you_mean(verb, verbs)}")
         want = "no argument" if verb in simple else "one argument"
         raise InvalidActionError(f"'{verb}' takes {want}: '{text.strip()}'")
+
+
+def _checked(expr: Expr, env: Any) -> Any:
+    """Evaluate an expression while building tables; a failure is reported at its place in the file."""
+    try:
+        return expr.fn(env)
+    except Exception as ex:
+        raise SpecError(f"expression '{expr.text}' failed for led card {env.led_card} and card {env.card}: {ex}",
+                        expr.loc) from None
 
 
 def _get_path(data: Any, path: tuple | None) -> Any:

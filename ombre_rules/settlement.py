@@ -36,11 +36,13 @@ def transfer(state, kind: str, frm: Any, to: Any, amount: Any) -> None:
         for f in _seats(frm):
             pay[f] -= amount
             state.pool += amount
-    else:
-        for t in _seats(to):
-            amt = max(0, min(amount, state.pool))
-            pay[t] += amt
-            state.pool -= amt
+    else:  # from_pool: the amount (at most the pool) is shared equally; an odd counter stays in the pool
+        payees = _seats(to)
+        if payees:
+            share = max(0, min(amount, state.pool)) // len(payees)
+            for t in payees:
+                pay[t] += share
+                state.pool -= share
 
 
 def _lets(rs: Ruleset, path: tuple, known: tuple[str, ...], block, depth: int) -> tuple[str, ...]:
@@ -102,6 +104,8 @@ def _build(rs: Ruleset, name: str, contract: Contract | None):
                 block.add(2, f"_o = {o['name']!r}")
                 break
         else:
+            rs._errors.append(SpecError("the last outcome needs no 'when', so that every deal has an outcome",
+                                        rs.loc(path + (len(outs) - 1, "when"))))
             block.add(1, "else:")
             block.add(2, "_o = 'none'")
     scored = [o for o in scoring if scoring[o] and o in reachable]

@@ -60,6 +60,7 @@ class State:
         if hands is None:
             hands, self.hl, talon = rules.deal(shuffled(rules.deck.size, seed), dealer)
         else:
+            _check_deal(rules, hands, talon or [])
             self.hl = [rules.deck.bits(h) for h in hands]
         self.hands = list(hands)
         self.talon = list(talon or [])
@@ -590,6 +591,19 @@ def _make_clone():
 
 
 _clone = _make_clone()
+
+
+def _check_deal(rules: Ruleset, hands: list[int], talon: list[int]) -> None:
+    """A deal given from outside must have a hand per seat and hold every card exactly once."""
+    if len(hands) != rules.players:
+        raise OmbreError(f"a deal needs {rules.players} hands, not {len(hands)}")
+    seen = 0
+    for m in list(hands) + [1 << c for c in talon]:
+        if seen & m:
+            raise OmbreError(f"card {', '.join(rules.deck.names(seen & m))} is dealt twice")
+        seen |= m
+    if seen != rules.deck.full_mask:
+        raise OmbreError(f"the deal leaves out {', '.join(rules.deck.names(rules.deck.full_mask & ~seen))}")
 
 
 def shuffled(n: int, seed: int | None) -> list[int]:

@@ -79,6 +79,8 @@ class Expr:
 
 
 def _safe_getattr(obj: Any, name: str) -> Any:
+    if name.startswith("_"):  # never reach into Python itself
+        return None
     return getattr(obj, name, None)
 
 
@@ -351,7 +353,7 @@ class _Job:
                 raise self.error(f"unknown option '{attr}'{did_you_mean(attr, self.ns.options)}", attr_tok)
             return self.c.const_ref(self.ns.options[attr])
         target = self.emit(obj)
-        if attr not in self.ns.attrs:
+        if attr.startswith("_") or attr not in self.ns.attrs:
             raise self.error(f"unknown attribute '{attr}'{did_you_mean(attr, self.ns.attrs)}", attr_tok)
         return f"_ga({target}, {attr!r})"
 

@@ -246,7 +246,8 @@ def resolve(variant: str, selections: dict[str, str] | None = None) -> ResolvedS
                 merged.merge(doc, ("options", key, "choices", k), ())
     final = merged.doc()
     schema.check(final)
-    vid = final.data["id"]
+    # a built-in variant is named by its id; a file by its path, so that records of house rules replay
+    vid = final.data["id"] if name in builtin_index() else name
     changed = [f"{k}={fmt_value(v)}" for k, v in options.items() if v != defaults[k]]
     canonical = f"{vid}({','.join(changed)})" if changed else vid
     body = {k: v for k, v in final.data.items() if k not in ("title", "sources", "aliases")}

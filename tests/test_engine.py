@@ -1,0 +1,61 @@
+"""Engine guarantees beyond the scenario files: sandboxing, deals given from outside, the pool, records."""
+from __future__ import annotations
+
+import pytest
+
+from ombre_rules import OmbreError, SpecError, State, load
+from ombre_rules.records import replay, to_record
+from ombre_rules.records import write as write_records
+
+
+def test_expressions_cannot_reach_python_internals(write):
+    path = write('extends: ombre\nnames:\n  x: "trump.__init__"\n')
+    with pytest.raises(SpecError) as ei:
+        load(path)
+    assert str(ei.value).split("\n")[0] == f"{path}:3:13: unknown attribute '__init__'"
+
+
+def test_a_deal_given_from_outside_must_hold_every_card_once():
+    rules = load("ombre")
+    s = State(rules, seed=1)
+    hands = list(s.deal_hands)
+    with pytest.raises(OmbreError, match="a deal needs 3 hands, not 2"):
+        State(rules, hands=hands[:2], talon=list(s.deal_talon))
+    with pytest.raises(OmbreError, match="is dealt twice"):
+        State(rules, hands=[hands[0], hands[0], hands[2]], talon=list(s.deal_talon))
+    with pytest.raises(OmbreError, match="the deal leaves out"):
+        State(rules, hands=hands, talon=list(s.deal_talon)[1:])
+
+
+def test_the_last_outcome_must_catch_every_deal(write):
+    path = write('extends: ombre\noutcomes:\n  - {name: sacada, when: "mine > best"}\n')
+    with pytest.raises(SpecError) as ei:
+        load(path)
+    assert "the last outcome needs no 'when'" in str(ei.value)
+    assert str(ei.value).startswith(f"{path}:3:")
+
+
+def test_a_pool_paid_to_several_seats_is_shared(write):
+    path = write("extends: ombre\nscoring:\n  outcomes:\n    all_pass:\n      - {from_pool: {to: players}}\n")
+    rules = load(path)
+    s = State(rules, seed=2, pool=31)  # antes make it 46; 15 each, one counter stays
+    for a in ("pass", "pass", "pass"):
+        s.apply_str(a)
+    assert s.result.payments == (10, 10, 10)
+    assert s.result.pool_after == 1
+
+
+def test_a_house_rule_record_replays_from_its_file(write, tmp_path):
+    path = write("id: ombre\nextends: ombre\ncontracts:\n  solo: {value: 20}\n")
+    rules = load(path)
+    assert rules.variant == path
+    s = State(rules, seed=4)
+    while not s.is_terminal:
+        s.apply(s.legal_actions()[0])
+    assert replay(to_record(s)).result == s.result.to_dict()
+
+
+def test_writing_a_record_where_it_cannot_go_is_a_clear_error(tmp_path):
+    with pytest.raises(OmbreError, match="cannot write"):
+        write_records(str(tmp_path / "no" / "such" / "dir.json"), [{"format": "x"}])
+    assert list(tmp_path.iterdir()) == []
