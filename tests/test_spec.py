@@ -86,7 +86,7 @@ def test_option_defaults(mini):
     assert spec.options == {"bonus": 0, "pay_mode": "flat", "loose": False}
     assert spec.defaults == spec.options
     assert spec.choices == {"bonus": [0, 2], "pay_mode": ["flat", "double"], "loose": [False, True]}
-    assert spec.variant == "mini"
+    assert spec.variant == mini  # a file is named by its path
 
 
 def test_select_by_variant_string():
