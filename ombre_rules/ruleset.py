@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import Deck, Suit, bits_function
+from .cards import Deck, Suit
 from .envs import (
     AUCTION_FUNCS,
     CONTEXT_FUNCS,
@@ -268,7 +268,6 @@ class Ruleset:
         (self.A_PASS, self.A_HOLD, self.A_DRAW, self.A_CEDE, self.A_STOP, self.A_CONCEDE,
          self.A_ACCEPT, self.A_REFUSE) = range(base, base + 8)
         self.num_actions = base + 8
-        self.discard_bits = bits_function(nc, self.A_DISCARD)
         self.deal = self._deal_function()
 
     def _deal_function(self):
@@ -323,7 +322,7 @@ class Ruleset:
             consts[c.name] = c
         for c in deck.cards:
             consts[c.name] = c
-        names = set((data.get("names") or {}).keys())
+        names = list((data.get("names") or {}).keys())
         reserved = DEAL_VARS | FOLLOW_VARS | {"choice", "opt"}
         for name in names:
             if name in reserved:
@@ -336,7 +335,7 @@ class Ruleset:
                 raise ExprError(f"unknown card '{text}'{did_you_mean(text, deck.by_name)}")
             return deck.cards[cid]
 
-        self.namespace = Namespace(consts, names, dict(self.spec.options), attrs, CONTEXT_FUNCS, card_literal)
+        self.namespace = Namespace(consts, set(names), dict(self.spec.options), attrs, CONTEXT_FUNCS, card_literal)
         self.compiler = Compiler(self.namespace)
 
     # -- expressions ---------------------------------------------------------------------------------

@@ -43,9 +43,9 @@ class State:
     __slots__ = ("phase", "to_move", "lm", "nc", "hands", "hl", "trick", "history", "claim_pending", "concede_ok",
                  "keyrow", "best", "best_seat", "leader", "led", "follow_rows", "nxt", "n", "ctx", "rules", "tricks",
                  "won", "trick_log", "claim_at", "ex_count", "ex_min", "ex_max", "ex_can_cede", "discards", "lc",
-                 "bits", "dealer", "seed", "talon", "deal_hands", "deal_talon", "pool_before", "pool", "payments",
+                 "dealer", "seed", "talon", "deal_hands", "deal_talon", "pool_before", "pool", "payments",
                  "declarer", "contract", "trump", "turned", "high", "high_seat", "high_level", "passed",
-                 "first_bidder", "round_no", "round_contracts", "round_bids", "ex_queue", "ex_first_used", "ceded",
+                 "first_bidder", "round_no", "round_bids", "ex_queue", "ex_first_used", "ceded",
                  "drawn", "last_exchanger", "play_hands", "committed", "stopped", "conceded", "concede_refused",
                  "consent_queue", "result", "outcome")
 
@@ -86,7 +86,6 @@ class State:
         self.lc: tuple[int, ...] | None = None
         self.nc = rules.A_DISCARD
         self.nxt = rules.next_seat
-        self.bits = rules.deck.bits
         self.tricks = [0] * n
         self.won = [0] * n
         self.play_hands = list(self.hands)
@@ -271,13 +270,9 @@ class State:
         self.lc = None
         if a >= r.A_PASS:
             _SPECIAL[a - r.A_PASS](self)
-        elif a >= r.A_TRUMP:
+        else:  # a trump suit named (bids are handled with the auction above)
             self._set_trump(r.deck.suits[a - r.A_TRUMP])
             self._continue_exchange()
-        else:
-            self.high = r.contracts[a - r.A_BID]
-            self.high_seat = self.to_move
-            self._next_bidder()
 
     def apply_str(self, text: str) -> int:
         """Parse an action in notation and apply it; returns the action id."""
@@ -324,6 +319,13 @@ class State:
             v = cache[key] = self.eval(expr)
         return v
 
+    def _seat(self, expr) -> int:
+        """A seat named by an expression; anything but a seat of this game is an error at its place."""
+        v = self._seat_value(expr)
+        if type(v) is not int or not 0 <= v < self.n:
+            raise SpecError(f"expression '{expr.text}' gives {v!r}, not a seat (0 to {self.n - 1})", expr.loc)
+        return v
+
     def env(self) -> DealEnv:
         return DealEnv(self, self.ctx)
 
@@ -345,9 +347,8 @@ class State:
         self.high_level = 0
         self.high_seat = -1
         self.passed = [False] * self.n
-        self.round_contracts = contracts
         self.round_bids = self.rules.bid_lists(contracts, rnd)
-        first = self._seat_value(self.rules.auction.first)
+        first = self._seat(self.rules.auction.first)
         self.first_bidder = self.to_move = first
         self.round_no = rnd
 
@@ -367,8 +368,7 @@ class State:
             return
         ap = r.auction
         if ap.all_pass == "force":
-            who = self.eval(ap.force_who)
-            self._begin_contract(int(who), ap.force_contract)
+            self._begin_contract(self._seat(ap.force_who), ap.force_contract)
         elif ap.all_pass == "auction" and self.round_no == 0 and ap.extra_round:
             self._start_auction(1, ap.extra_round)
         else:
@@ -509,7 +509,7 @@ class State:
         self.play_hands = list(self.hands)
         play = self.contract.play
         env = self.env()
-        self.leader = self.to_move = int(self._seat_value(play.first_leader))
+        self.leader = self.to_move = self._seat(play.first_leader)
         self.claim_at = play.claim[0] if play.claim is not None else -1
         self.concede_ok = play.concede is not None and (play.concede[1] is None or bool(self.eval(play.concede[1],
                                                                                                     env)))
