@@ -50,6 +50,28 @@ class ReplayError(OmbreError):
     """A record that does not replay to what it says."""
 
 
+_FIELDS = (("variant", (str,), False), ("ruleset_hash", (str,), True), ("seed", (int,), True),
+           ("dealer", (int,), True), ("pool", (int,), True), ("deal", (dict,), False), ("actions", (list,), False),
+           ("result", (dict,), True))
+
+
+def _check_shape(rec: dict) -> None:
+    """Each field of a record has the type it must have; a ReplayError names the first that does not."""
+    for key, types, optional in _FIELDS:
+        if rec.get(key) is None:
+            if optional:
+                continue
+            raise ReplayError(f"record field '{key}' is missing")
+        if not isinstance(rec[key], types) or isinstance(rec[key], bool):
+            raise ReplayError(f"record field '{key}' must be {types[0].__name__}, not {rec[key]!r}"[:120])
+    if not all(isinstance(a, str) for a in rec["actions"]):
+        raise ReplayError("record field 'actions' must be a list of action strings")
+    hands = rec["deal"].get("hands")
+    if not isinstance(hands, list) or not all(isinstance(h, list) for h in hands) or \
+            not isinstance(rec["deal"].get("talon"), list):
+        raise ReplayError("record field 'deal' must hold 'hands' (lists of cards) and 'talon' (a list)")
+
+
 @dataclass
 class ReplayReport:
     variant: str
@@ -74,6 +96,7 @@ def read(path: str) -> list[dict]:
 
 def replay(rec: dict, rules: Ruleset | None = None) -> ReplayReport:
     """Re-run a record and check it: same ruleset, same deal from its seed, every action legal, same result."""
+    _check_shape(rec)
     try:
         rules = rules or load(rec["variant"])
     except SpecError as e:
@@ -92,12 +115,15 @@ def replay(rec: dict, rules: Ruleset | None = None) -> ReplayReport:
     except OmbreError as e:
         raise ReplayError(f"bad card in the deal: {e}") from None
     seed = rec.get("seed")
-    dealer = int(rec.get("dealer", 0))
+    dealer = int(rec.get("dealer") or 0)
     if seed is not None:
         fresh = State(rules, seed=seed, dealer=dealer)
         if list(fresh.deal_hands) != hands or list(fresh.deal_talon) != talon:
             raise ReplayError(f"the deal differs from what seed {seed} deals")
-    state = State(rules, seed=seed, dealer=dealer, pool=int(rec.get("pool", 0)), hands=hands, talon=talon)
+    try:
+        state = State(rules, seed=seed, dealer=dealer, pool=int(rec.get("pool") or 0), hands=hands, talon=talon)
+    except OmbreError as e:
+        raise ReplayError(f"bad deal: {e.message}") from None
     for i, text in enumerate(rec.get("actions", [])):
         try:
             state.apply_str(text)

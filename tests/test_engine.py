@@ -59,3 +59,19 @@ def test_writing_a_record_where_it_cannot_go_is_a_clear_error(tmp_path):
     with pytest.raises(OmbreError, match="cannot write"):
         write_records(str(tmp_path / "no" / "such" / "dir.json"), [{"format": "x"}])
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("rec, message", [
+    ({"variant": 5}, "record field 'variant' must be str, not 5"),
+    ({"variant": "ombre", "dealer": "x", "deal": {}, "actions": []}, "record field 'dealer' must be int, not 'x'"),
+    ({"variant": "ombre", "deal": {"hands": [[], [], []], "talon": []}, "actions": [1]},
+     "record field 'actions' must be a list of action strings"),
+    ({"variant": "ombre", "deal": {"hands": [["AS"], ["AS"], []], "talon": []}, "actions": []},
+     "bad deal: card AS is dealt twice"),
+])
+def test_a_malformed_record_is_refused_with_its_field(rec, message):
+    from ombre_rules.records import ReplayError
+
+    with pytest.raises(ReplayError) as ei:
+        replay(rec)
+    assert ei.value.message == message
