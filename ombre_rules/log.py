@@ -31,6 +31,17 @@ def deal_header(state, viewer: int | None = None) -> list[str]:
     return lines
 
 
+def _leftover(s, viewer: int | None) -> list[str]:
+    """The stock cards nobody drew, as far as the viewer may see them, when play begins."""
+    deck = s.rules.deck
+    if not s.talon:
+        return []
+    if viewer is None:
+        return [f"  left in the stock: {' '.join(deck.name(c) for c in s.talon)}"]
+    shown = leftover_shown(s, viewer)
+    return [f"  left in the stock, shown: {' '.join(deck.names(shown))}"] if shown else []
+
+
 def format_deal(state, viewer: int | None = None, header: bool = True) -> list[str]:
     """Log lines for the deal so far; `viewer` hides what that seat may not see."""
     r = state.rules
@@ -43,6 +54,8 @@ def format_deal(state, viewer: int | None = None, header: bool = True) -> list[s
     for ev in events(state):
         if ev.phase != phase:
             phase = ev.phase
+            if phase == "play":
+                lines += _leftover(s, viewer)
             lines.append(f"{phase}:")
         seat = ev.seat
         a = ev.action
@@ -58,12 +71,6 @@ def format_deal(state, viewer: int | None = None, header: bool = True) -> list[s
                              f"{', draws ' + ' '.join(deck.name(c) for c in got) if got else ''}")
             else:
                 lines.append(f"  {_seat(s, seat)} changes {len(gave)} card{'s' if len(gave) != 1 else ''}")
-            if s.phase == 3 and s.talon:
-                shown = leftover_shown(s, viewer) if viewer is not None else 0
-                if viewer is None:
-                    lines.append(f"  left in the stock: {' '.join(deck.name(c) for c in s.talon)}")
-                elif shown:
-                    lines.append(f"  left in the stock, shown: {' '.join(deck.names(shown))}")
             continue
         elif a < r.A_DISCARD:
             before_log = len(s.trick_log)
