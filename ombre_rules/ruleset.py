@@ -606,7 +606,7 @@ class Ruleset:
 
     # -- actions -------------------------------------------------------------------------------------
     def action_str(self, a: int) -> str:
-        """The notation of an action id: `play AS`, `discard 7D`, `bid entrada`, `trump hearts`, `pass`…"""
+        """The notation of an action id: `play AS`, `discard 7D`, `bid <contract>`, `trump <suit>`, `pass`…"""
         nc = self.deck.size
         if a < nc:
             return "play " + self.deck.name(a)
