@@ -16,7 +16,7 @@ from .ruleset import Ruleset, load
 EPILOG = """examples:
   ombre variants
   ombre play ombre --seed 7
-  ombre play "ombre(all_pass=spadille_force)" --seed 3 --record deal.json
+  ombre play "VARIANT(OPTION=CHOICE)" --seed 3 --record deal.json
   ombre play ombre --seed 7 --human 1
   ombre replay deal.json
   ombre check variants/*.yaml

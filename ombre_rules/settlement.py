@@ -82,12 +82,11 @@ def _build(rs: Ruleset, name: str, contract: Contract | None):
     """The settlement function of one contract (or, without one, of a deal that all passed)."""
     block = rs.compiler.block(name, "_e, _st")
     scoring = rs.spec.data["scoring"].get("outcomes") or {}
+    names = _lets(rs, ("let",), (), block, 1)
     if contract is None:
-        names = _lets(rs, ("let",), (), block, 1)
         block.add(1, "_o = 'all_pass'")
         reachable = {"all_pass"}
     else:
-        names = _lets(rs, ("let",), (), block, 1)
         site = Site("an outcome", DEAL_VARS, DEAL_FUNCS)
         path = contract.outcomes_path
         outs = rs.spec.data

@@ -1,7 +1,7 @@
 """Find a variant, resolve `extends` and options, and check the result against the schema.
 
 A variant string names a built-in variant (by id or alias) or a file, with options:
-`ombre`, `ombre(all_pass=spadille_force)`, `house.yaml(tie_above_ombre=codille_shared)`.
+`NAME`, `NAME(option=choice)`, `house.yaml(option=choice,other=choice)`.
 """
 from __future__ import annotations
 
