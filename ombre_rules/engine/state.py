@@ -42,7 +42,7 @@ class State:
     # the fields of the play loop first, so they share cache lines
     __slots__ = ("phase", "to_move", "lm", "nc", "hands", "hl", "trick", "history", "claim_pending", "concede_ok",
                  "keyrow", "best", "best_seat", "leader", "led", "follow_rows", "nxt", "n", "ctx", "rules", "tricks",
-                 "won", "trick_log", "claim_at", "ex_count", "ex_min", "ex_max", "ex_can_cede", "discards", "lc",
+                 "won", "trick_log", "claim_at", "ex_count", "ex_min", "ex_max", "ex_can_cede", "ex_acts", "discards", "lc",
                  "dealer", "seed", "talon", "deal_hands", "deal_talon", "pool_before", "pool", "payments",
                  "declarer", "contract", "trump", "turned", "high", "high_seat", "high_level", "passed",
                  "first_bidder", "round_no", "round_bids", "ex_queue", "ex_first_used", "ceded",
@@ -80,6 +80,7 @@ class State:
         self.ceded = False
         self.ex_queue: list[int] = []
         self.ex_count = self.ex_min = self.ex_max = 0
+        self.ex_acts: list[int] = []
         self.ex_can_cede = self.ex_first_used = False
         self.trick: list[int] = []
         self.lm = -1
@@ -145,17 +146,8 @@ class State:
                 self._play_extras(acts)
             return acts
         r = self.rules
-        if ph == 2:  # EXCHANGE
-            if self.ex_count < self.ex_max:
-                base = self.nc
-                acts = [base + c for c in self.hl[self.to_move]]
-            else:
-                acts = []
-            if self.ex_count >= self.ex_min:
-                acts.append(r.A_DRAW)
-            if self.ex_can_cede and self.ex_count == 0:
-                acts.append(r.A_CEDE)
-            return acts
+        if ph == 2:  # EXCHANGE: kept up to date by apply
+            return self.ex_acts[:]
         if ph == 0:  # AUCTION
             acts = list(self.round_bids[self.high_level])
             if self._may_hold():
@@ -230,21 +222,30 @@ class State:
                 self._end_trick()
             return
         r = self.rules
-        if ph == 2 and r.A_DISCARD <= a < r.A_BID:  # EXCHANGE
-            bit = 1 << (a - r.A_DISCARD)
-            seat = self.to_move
-            if self.ex_count >= self.ex_max or not self.hands[seat] & bit:
-                self._illegal(a)
-            self.history.append(a)
-            self.hands[seat] ^= bit
-            self.hl[seat].remove(a - r.A_DISCARD)
-            self.discards[seat] |= bit
-            self.ex_count += 1
-            return
-        if ph == 2 and a == r.A_DRAW and self.ex_count >= self.ex_min:
-            self.history.append(a)
-            self._a_draw()
-            return
+        if ph == 2 and a in self.ex_acts:  # EXCHANGE
+            if a < r.A_BID:  # a discard
+                c = a - self.nc
+                bit = _BIT[c]
+                seat = self.to_move
+                self.history.append(a)
+                self.hands[seat] ^= bit
+                self.hl[seat].remove(c)
+                self.discards[seat] |= bit
+                k = self.ex_count = self.ex_count + 1
+                acts = self.ex_acts
+                if k == self.ex_max:
+                    self.ex_acts = [r.A_DRAW]
+                    return
+                acts.remove(a)
+                if k == 1 and self.ex_can_cede:
+                    acts.remove(r.A_CEDE)
+                if k == self.ex_min:
+                    acts.append(r.A_DRAW)
+                return
+            if a == r.A_DRAW:
+                self.history.append(a)
+                self._a_draw()
+                return
         if ph == 0:  # AUCTION: pass, a bid above the high one, or hold
             if a in self.round_bids[self.high_level]:
                 self.history.append(a)
@@ -418,6 +419,7 @@ class State:
     def _continue_exchange(self) -> None:
         """Give the next exchanger his turn, skipping those who may change nothing; then start play."""
         ex = self.contract.exchange
+        r = self.rules
         while self.ex_queue:
             if self.phase != TRUMP and self.contract.trump_mode == "named" and self.trump is None \
                     and self.ex_queue[0] != self.declarer:
@@ -442,8 +444,14 @@ class State:
             self.to_move = seat
             self.ex_count = 0
             self.ex_min, self.ex_max = lo, cap
-            self.ex_can_cede = (first_defender and ex.defender_first == "ceded" and not self.ceded
-                                and bool(self.ex_queue))
+            cede = self.ex_can_cede = (first_defender and ex.defender_first == "ceded" and not self.ceded
+                                       and bool(self.ex_queue))
+            base = self.nc
+            acts = self.ex_acts = [base + c for c in self.hl[seat]]
+            if lo == 0:
+                acts.append(r.A_DRAW)
+            if cede:
+                acts.append(r.A_CEDE)
             return
         if self.contract.trump_mode == "named" and self.trump is None:
             self.phase = TRUMP
@@ -573,7 +581,7 @@ class State:
 
 
 _BIT = tuple(1 << i for i in range(1024))
-_LISTS = {"hands", "talon", "payments", "history", "passed", "ex_queue", "discards", "drawn", "trick", "tricks",
+_LISTS = {"hands", "talon", "ex_acts", "payments", "history", "passed", "ex_queue", "discards", "drawn", "trick", "tricks",
           "won", "play_hands", "consent_queue", "trick_log"}
 
 
