@@ -128,8 +128,7 @@ class DealEnv(CardEnv):
         return ctx.trump_order_cards if ctx is not None else []
 
     def _mask_cards(self, mask: int) -> list:
-        cards = self._cards
-        return [cards[c] for c in self._deck.bits(mask)]
+        return self._deck.cards_in(mask)
 
     def f_tricks(self, seat):
         return self._state.tricks[seat] if seat is not None else 0

@@ -57,50 +57,39 @@ class State:
             raise OmbreError(f"dealer must be a seat from 0 to {n - 1}, not {dealer}")
         self.dealer = dealer
         self.seed = seed
-        if hands is None:
+        if hands is None:  # the deal function gives fresh lists
             hands, self.hl, talon = rules.deal(shuffled(rules.deck.size, seed), dealer)
         else:
             _check_deal(rules, hands, talon or [])
             self.hl = [rules.deck.bits(h) for h in hands]
-        self.hands = list(hands)
-        self.talon = list(talon or [])
+            hands = list(hands)
+            talon = list(talon or [])
+        self.hands = hands
+        self.talon = talon
         self.deal_hands = tuple(hands)
-        self.deal_talon = tuple(self.talon)
+        self.deal_talon = tuple(talon)
         self.pool_before = self.pool = pool
         self.payments = [0] * n
         self.history: list[int] = []
-        self.declarer = -1
+        self.declarer = self.turned = self.last_exchanger = self.claim_at = -1
+        self.leader = self.led = self.best = self.best_seat = self.lm = -1
         self.contract: Contract | None = None
-        self.trump = None
-        self.ctx = None
-        self.turned = -1
+        self.trump = self.ctx = self.lc = self.result = self.outcome = None
         self.discards = [0] * n
         self.drawn = [0] * n
-        self.last_exchanger = -1
-        self.ceded = False
-        self.ex_queue: list[int] = []
-        self.ex_count = self.ex_min = self.ex_max = 0
-        self.ex_acts: list[int] = []
-        self.ex_can_cede = self.ex_first_used = False
-        self.trick: list[int] = []
-        self.lm = -1
-        self.lc: tuple[int, ...] | None = None
-        self.nc = rules.A_DISCARD
-        self.nxt = rules.next_seat
         self.tricks = [0] * n
         self.won = [0] * n
-        self.play_hands = list(self.hands)
+        self.ex_count = self.ex_min = self.ex_max = 0
+        self.ceded = self.ex_can_cede = self.ex_first_used = False
         self.committed = self.stopped = self.conceded = False
         self.claim_pending = self.concede_ok = self.concede_refused = False
-        self.claim_at = -1
-        self.consent_queue: list[int] = []
+        # sequences replaced (not changed in place) when their phase starts: shared empty tuples until then
+        self.ex_queue = self.ex_acts = self.play_hands = self.consent_queue = self.keyrow = self.follow_rows = ()
+        self.round_bids = ()
+        self.trick: list[int] = []
         self.trick_log: list[tuple[int, tuple[int, ...], int]] = []
-        self.result: Result | None = None
-        self.outcome: str | None = None
-        self.leader = self.led = self.best = self.best_seat = -1
-        self.keyrow: list[int] = []
-        self.follow_rows: list = []
-        self.round_bids: list = []
+        self.nc = rules.A_DISCARD
+        self.nxt = rules.next_seat
         if rules.ante is not None:
             self._ante()
         self._start_auction(0, rules.main_round)
@@ -175,6 +164,8 @@ class State:
 
     def _legal_other(self, ph: int, r: Ruleset) -> list[int]:
         if ph == TRUMP:
+            if self.contract.trump_allowed is None:
+                return list(range(r.A_TRUMP, r.A_TRUMP + len(r.deck.suits)))
             return [r.A_TRUMP + s.index for s in self._trump_options()]
         if ph == CONSENT:
             return [r.A_ACCEPT, r.A_REFUSE]
@@ -431,10 +422,14 @@ class State:
                 lim = ex.declarer
             else:
                 lim = ex.other if self.ex_first_used else ex.first
-            hi = lim.max_const if lim.max_const is not None else self.eval(lim.max)
-            lo = lim.min_const if lim.min_const is not None else self.eval(lim.min)
-            cap = min(int(hi), len(self.talon), self.hands[seat].bit_count())
-            lo = min(max(int(lo), 0), cap)
+            hi = lim.max_const
+            if hi is None:
+                hi = int(self.eval(lim.max))
+            lo = lim.min_const
+            if lo is None:
+                lo = int(self.eval(lim.min))
+            cap = min(hi, len(self.talon), self.hands[seat].bit_count())
+            lo = min(max(lo, 0), cap)
             first_defender = seat != self.declarer and not self.ex_first_used
             if seat != self.declarer:
                 self.ex_first_used = True
@@ -466,7 +461,7 @@ class State:
         del self.talon[:k]
         m = 0
         for c in got:
-            m |= 1 << c
+            m |= _BIT[c]
         self.hands[seat] |= m
         if got:
             hl = self.hl[seat]
@@ -514,14 +509,13 @@ class State:
     # -- play ------------------------------------------------------------------------------------------
     def _start_play(self) -> None:
         self.phase = PLAY
-        self.play_hands = list(self.hands)
+        self.play_hands = tuple(self.hands)
         play = self.contract.play
-        env = self.env()
         self.leader = self.to_move = self._seat(play.first_leader)
         self.claim_at = play.claim[0] if play.claim is not None else -1
-        self.concede_ok = play.concede is not None and (play.concede[1] is None or bool(self.eval(play.concede[1],
-                                                                                                    env)))
-        self._trick_start()
+        self.concede_ok = play.concede is not None and (play.concede[1] is None or bool(self.eval(play.concede[1])))
+        if self.claim_at == 0:
+            self._trick_start()
 
     def _trick_start(self) -> None:
         if len(self.trick_log) == self.claim_at and not self.committed and self.leader == self.declarer \
@@ -582,7 +576,7 @@ class State:
 
 _BIT = tuple(1 << i for i in range(1024))
 _LISTS = {"hands", "talon", "ex_acts", "payments", "history", "passed", "ex_queue", "discards", "drawn", "trick", "tricks",
-          "won", "play_hands", "consent_queue", "trick_log"}
+          "won", "consent_queue", "trick_log"}
 
 
 def _make_clone():
