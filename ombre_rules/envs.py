@@ -10,12 +10,12 @@ FOLLOW_FUNCS = frozenset({"card", "suit", "outranks", "is_trump"})
 SEAT_VARS = frozenset({"dealer", "forehand", "players"})
 DEAL_VARS = SEAT_VARS | frozenset({"declarer", "defenders", "contract", "trump", "committed", "stopped",
                                    "conceded", "pool", "trump_order", "tricks_played"})
-DEAL_FUNCS = frozenset({"card", "suit", "outranks", "is_trump", "tricks", "hand", "final_hand", "holder",
-                        "won", "points"})
+DEAL_FUNCS = frozenset({"card", "suit", "outranks", "is_trump", "tricks", "hand", "final_hand", "dealt_hand",
+                        "holder", "won", "points"})
 AUCTION_FUNCS = frozenset({"card", "hand", "holder"})
 CONTEXT_FUNCS: dict[str, tuple[int, int | None]] = {
     "card": (2, 2), "suit": (1, 1), "outranks": (2, 2), "is_trump": (1, 1), "tricks": (1, 1),
-    "hand": (1, 1), "final_hand": (1, 1), "holder": (1, 1), "won": (1, 1), "points": (1, 1),
+    "hand": (1, 1), "final_hand": (1, 1), "dealt_hand": (1, 1), "holder": (1, 1), "won": (1, 1), "points": (1, 1),
 }
 
 
@@ -139,6 +139,10 @@ class DealEnv(CardEnv):
     def f_final_hand(self, seat):
         """The seat's hand when play began (after every exchange)."""
         return self._mask_cards(self._state.play_hands[seat]) if seat is not None else []
+
+    def f_dealt_hand(self, seat):
+        """The seat's hand as dealt (before any exchange)."""
+        return self._mask_cards(self._state.deal_hands[seat]) if seat is not None else []
 
     def f_won(self, seat):
         return self._mask_cards(self._state.won[seat]) if seat is not None else []
