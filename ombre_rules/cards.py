@@ -101,6 +101,14 @@ class Deck:
         return table
 
     @property
+    def _by_folded(self) -> dict[str, int]:
+        table = self.__dict__.get("_folded")
+        if table is None:
+            table = {c.name.casefold(): c.id for c in self.cards}
+            object.__setattr__(self, "_folded", table)
+        return table
+
+    @property
     def size(self) -> int:
         return len(self.cards)
 
@@ -117,6 +125,8 @@ class Deck:
         cid = self.by_name.get(key)
         if cid is None:
             cid = self.by_name.get(key.upper())
+        if cid is None:
+            cid = self._by_folded.get(key.casefold())
         if cid is None:
             raise InvalidActionError(f"unknown card '{text}'{did_you_mean(key.upper(), self.by_name)}")
         return cid

@@ -11,11 +11,12 @@ SEAT_VARS = frozenset({"dealer", "forehand", "players"})
 DEAL_VARS = SEAT_VARS | frozenset({"declarer", "defenders", "contract", "trump", "committed", "stopped",
                                    "conceded", "pool", "trump_order", "tricks_played"})
 DEAL_FUNCS = frozenset({"card", "suit", "outranks", "is_trump", "tricks", "hand", "final_hand", "dealt_hand",
-                        "holder", "won", "points"})
+                        "holder", "won", "points", "pile", "discards"})
 AUCTION_FUNCS = frozenset({"card", "hand", "holder"})
 CONTEXT_FUNCS: dict[str, tuple[int, int | None]] = {
     "card": (2, 2), "suit": (1, 1), "outranks": (2, 2), "is_trump": (1, 1), "tricks": (1, 1),
     "hand": (1, 1), "final_hand": (1, 1), "dealt_hand": (1, 1), "holder": (1, 1), "won": (1, 1), "points": (1, 1),
+    "pile": (1, 1), "discards": (1, 1),
 }
 
 
@@ -146,6 +147,21 @@ class DealEnv(CardEnv):
 
     def f_won(self, seat):
         return self._mask_cards(self._state.won[seat]) if seat is not None else []
+
+    def f_pile(self, seat):
+        """The cards of the tricks the seat won, after the excuse card went back to its owner."""
+        if seat is None:
+            return []
+        piles = self.__dict__.get("_piles")
+        if piles is None:
+            from .engine.piles import piles as make
+
+            piles = self._piles = make(self._state)
+        return self._mask_cards(piles[seat])
+
+    def f_discards(self, seat):
+        """The cards the seat discarded or laid away."""
+        return self._mask_cards(self._state.discards[seat]) if seat is not None else []
 
     def f_points(self, seat):
         if seat is None:

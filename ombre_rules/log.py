@@ -1,8 +1,12 @@
 """A readable log of a deal, for everyone (omniscient) or as one seat may see it."""
 from __future__ import annotations
 
+from .engine.phases import EXTRA_PHASE_NAMES
+from .engine.piles import excuse_debt
 from .engine.replay import events, initial
 from .engine.view import leftover_shown
+
+EXTRA_PHASES = set(EXTRA_PHASE_NAMES[1:])
 
 
 def _seat(state, s: int) -> str:
@@ -16,6 +20,13 @@ def _seat(state, s: int) -> str:
 
 def hand_line(state, mask: int) -> str:
     return " ".join(state.rules.deck.names(mask)) or "-"
+
+
+def _opening(state) -> list[str]:
+    op = state.rules.opening
+    if op is None:
+        return []
+    return [f"  {_seat(state, state._seat(op.seat))} opens with {op.contract.name}"]
 
 
 def deal_header(state, viewer: int | None = None) -> list[str]:
@@ -57,8 +68,15 @@ def format_deal(state, viewer: int | None = None, header: bool = True) -> list[s
             if phase == "play":
                 lines += _leftover(s, viewer)
             lines.append(f"{phase}:")
+            if phase == "auction":
+                lines += _opening(s)
+            elif phase == "lay-away" and s.rules.lay_away.take_talon and s.drawn[ev.seat]:
+                lines.append(f"  {_seat(s, ev.seat)} takes the talon")
         seat = ev.seat
         a = ev.action
+        if ev.phase in EXTRA_PHASES:
+            lines += _extra_event(s, ev, viewer)
+            continue
         if r.A_DISCARD <= a < r.A_BID:
             pending_discards.setdefault(seat, []).append(deck.name(a - r.A_DISCARD))
         elif a == r.A_DRAW:
@@ -97,9 +115,45 @@ def format_deal(state, viewer: int | None = None, header: bool = True) -> list[s
             if s.turned >= 0:
                 lines.append(f"  turned {deck.name(s.turned)}: trumps are {s.trump.name}")
     if state.result is not None:
+        lines += _excuse_line(state)
         res = state.result
         lines.append(f"outcome: {res.outcome}" + (f" ({res.contract}, trumps {res.trump})" if res.contract else ""))
         lines.append("tricks: " + ", ".join(f"seat {i} {t}" for i, t in enumerate(res.tricks)))
         lines.append("payments: " + ", ".join(f"seat {i} {p:+d}" for i, p in enumerate(res.payments))
                      + f"; pool {res.pool_before} -> {res.pool_after}")
+        lines += summary_lines(state)
     return lines
+
+
+def _extra_event(s, ev, viewer: int | None) -> list[str]:
+    """The log line of an action of an optional phase (applied to the replaying state `s`)."""
+    seat, a = ev.seat, ev.action
+    text = ev.text if viewer is None else ev.public(viewer)["action"]
+    handed = len(s.handed)
+    s.apply(a)
+    out = [f"  {_seat(s, seat)}: {text}"]
+    if ev.phase == "demand" and len(s.handed) > handed:
+        c, frm, _to, _public = s.handed[handed]
+        out[-1] += f" (from seat {frm})" if frm >= 0 else " (nobody holds it)"
+    elif ev.phase == "give":
+        out[-1] += f" (to seat {s.handed[-1][2]})"
+    return out
+
+
+def _excuse_line(state) -> list[str]:
+    debt = excuse_debt(state)
+    if debt is None:
+        return []
+    owner, w, given = debt
+    deck = state.rules.deck
+    what = deck.name(given) if given >= 0 else "nothing (he has no card to give)"
+    return [f"excuse {deck.name(state.rules.excuse.card)}: back to seat {owner}, who gives seat {w} {what}"]
+
+
+def summary_lines(state) -> list[str]:
+    """The variant's summary values for a finished deal (e.g. each side's card points)."""
+    rules = state.rules
+    if not rules.summary or state.result is None:
+        return []
+    env = state.env()
+    return [f"{label}: {state.eval(e, env)}" for label, e in rules.summary]

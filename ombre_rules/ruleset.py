@@ -20,6 +20,7 @@ from .envs import (
 )
 from .errors import ExprError, SpecError, SpecErrors, did_you_mean
 from .lang import Compiler, Expr, Namespace, Site
+from .mechanics import build_mechanics
 from .settlement import build_settlement
 from .spec.resolve import ResolvedSpec, resolve
 
@@ -78,6 +79,9 @@ class Contract:
     outcomes_path: tuple = ()
     finish: Any = None
     follow_id: int = 0
+    played: bool = True
+    holdable: bool = True
+    demands: int = 0
 
     def __repr__(self) -> str:
         return self.name
@@ -211,6 +215,10 @@ class Ruleset:
         data = self.spec.data
         deck = self.deck
         n = self.players
+        if len(deck.by_name) < deck.size:
+            twice = sorted({c.name for c in deck.cards if sum(d.name == c.name for d in deck.cards) > 1})
+            self._errors.append(SpecError(f"card name {', '.join(twice)} is given to more than one card (give the "
+                                          f"suits distinct letters)", self.loc(("deck", "suits"))))
         self.next_seat = [(s + 1) % n for s in range(n)]
         self.seat_orders = [tuple((s + i) % n for i in range(n)) for s in range(n)]
         for i, (name, c) in enumerate(data["contracts"].items()):
@@ -238,6 +246,7 @@ class Ruleset:
         self.follow_lists: list[tuple] = []
         for c in self.contracts:
             self._compile_contract(c)
+        build_mechanics(self)
         build_settlement(self)
         self._contexts: dict[tuple[str, int], Context] = {}
         if self.names_broken:
@@ -260,7 +269,9 @@ class Ruleset:
         base = 2 * nc + nk + ns
         (self.A_PASS, self.A_HOLD, self.A_DRAW, self.A_CEDE, self.A_STOP, self.A_CONCEDE,
          self.A_ACCEPT, self.A_REFUSE) = range(base, base + 8)
-        self.num_actions = base + 8
+        self.A_DEMAND = base + 8
+        self.A_GIVE = self.A_DEMAND + nc
+        self.num_actions = self.A_GIVE + nc
         self.deal = self._deal_function()
 
     def _deal_function(self):
@@ -572,6 +583,9 @@ class Ruleset:
         ctx = self._contexts.get(key)
         if ctx is None:
             ctx = self._contexts[key] = Context(self, ranking, trump)
+            if self.excuse is not None:  # the excuse card never wins a trick
+                for row in ctx.key:
+                    row[self.excuse.card] = -1
         return ctx
 
     def build_follow(self, ctx: Context, follow_id: int) -> list:
@@ -598,11 +612,19 @@ class Ruleset:
         return rows
 
     # -- actions -------------------------------------------------------------------------------------
+    def is_private(self, a: int) -> bool:
+        """Whether an action's card is known only to its seat (a discard) and to the one it goes to (a gift)."""
+        return self.A_DISCARD <= a < self.A_BID or a >= self.A_GIVE
+
     def action_str(self, a: int) -> str:
-        """The notation of an action id: `play AS`, `discard 7D`, `bid <contract>`, `trump <suit>`, `pass`…"""
+        """The notation of an action id: `play AS`, `discard 7D`, `bid <contract>`, `trump <suit>`, `pass`,
+        `demand <card>`, `give <card>`…"""
         nc = self.deck.size
         if a < nc:
             return "play " + self.deck.name(a)
+        if a >= self.A_DEMAND:
+            verb = "demand " if a < self.A_GIVE else "give "
+            return verb + self.deck.name((a - self.A_DEMAND) % nc)
         if a < self.A_BID:
             return "discard " + self.deck.name(a - nc)
         if a < self.A_TRUMP:
@@ -628,6 +650,10 @@ class Ruleset:
                 return self.deck.parse(arg)
             if verb == "discard":
                 return self.A_DISCARD + self.deck.parse(arg)
+            if verb == "demand":
+                return self.A_DEMAND + self.deck.parse(arg)
+            if verb == "give":
+                return self.A_GIVE + self.deck.parse(arg)
             if verb == "bid":
                 c = self.contract_by_name.get(arg) or {k.lower(): v for k, v in self.contract_by_name.items()}.get(
                     arg.lower())
@@ -640,7 +666,7 @@ class Ruleset:
                 if s is None:
                     raise InvalidActionError(f"unknown suit '{arg}'{did_you_mean(arg, self.deck.suit_by_name)}")
                 return self.A_TRUMP + s.index
-        verbs = ("play", "discard", "bid", "trump") + simple
+        verbs = ("play", "discard", "bid", "trump", "demand", "give") + simple
         if verb not in verbs:
             raise InvalidActionError(f"unknown action '{text.strip()}'{did_you_mean(verb, verbs)}")
         want = "no argument" if verb in simple else "one argument"

@@ -27,7 +27,10 @@ def _hidden_from(state: State, seat: int) -> int:
 
 def _check_view(state: State, seat: int) -> None:
     names = set()
-    text = json.dumps(state.view(seat))
+    v = state.view(seat)
+    # a card one may demand is named whoever holds it: the legal demands tell nothing about other hands
+    v["legal"] = [a for a in v.get("legal", []) if not a.startswith("demand ")]
+    text = json.dumps(v)
     deck = state.rules.deck
     for c in range(deck.size):
         if _hidden_from(state, seat) >> c & 1:

@@ -13,10 +13,11 @@ class Event:
     phase: str
     action: int
     text: str
-    hidden: bool  # the action's card is private to its seat (a discard)
+    hidden: bool  # the action's card is private to its seat (a discard), or to it and its receiver (a gift)
+    receiver: int = -1
 
     def public(self, viewer: int) -> dict:
-        text = self.text if not self.hidden or viewer == self.seat else self.text.split()[0]
+        text = self.text if not self.hidden or viewer in (self.seat, self.receiver) else self.text.split()[0]
         return {"seat": self.seat, "phase": self.phase, "action": text}
 
 
@@ -36,6 +37,8 @@ def events(state) -> list[Event]:
     for i, a in enumerate(state.history):
         seat, phase = s.to_move, s.phase_name
         text = r.action_str(a)
-        out.append(Event(i, seat, phase, a, text, r.A_DISCARD <= a < r.A_BID))
+        handed = len(s.handed)
         s.apply(a)
+        receiver = s.handed[handed][2] if a >= r.A_GIVE and len(s.handed) > handed else -1
+        out.append(Event(i, seat, phase, a, text, r.is_private(a), receiver))
     return out

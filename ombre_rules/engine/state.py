@@ -13,9 +13,10 @@ from ..envs import SEAT_VARS, DealEnv
 from ..errors import IllegalActionError, OmbreError, SpecError
 from ..lang.compiler import block_error
 from ..ruleset import Contract, Ruleset
+from .phases import EXTRA_PHASE_NAMES, XPLAY, ExtraPhases
 
 AUCTION, TRUMP, EXCHANGE, PLAY, CONSENT, DONE = range(6)
-PHASE_NAMES = ("auction", "trump", "exchange", "play", "consent", "done")
+PHASE_NAMES = ("auction", "trump", "exchange", "play", "consent", "done") + EXTRA_PHASE_NAMES
 
 
 class Result(NamedTuple):
@@ -36,7 +37,7 @@ class Result(NamedTuple):
                 "pool_before": self.pool_before, "pool_after": self.pool_after}
 
 
-class State:
+class State(ExtraPhases):
     """The state of one deal of a variant. Create with `State(rules, seed=…)` or with given hands."""
 
     # the fields of the play loop first, so they share cache lines
@@ -47,7 +48,7 @@ class State:
                  "declarer", "contract", "trump", "turned", "high", "high_seat", "high_level", "passed",
                  "first_bidder", "round_no", "round_bids", "ex_queue", "ex_first_used", "ceded",
                  "drawn", "last_exchanger", "play_hands", "committed", "stopped", "conceded", "concede_refused",
-                 "consent_queue", "result", "outcome")
+                 "consent_queue", "result", "outcome", "handed", "pre")
 
     def __init__(self, rules: Ruleset, *, seed: int | None = None, dealer: int = 0, pool: int = 0,
                  hands: list[int] | None = None, talon: list[int] | None = None) -> None:
@@ -90,9 +91,14 @@ class State:
         self.trick_log: list[tuple[int, tuple[int, ...], int]] = []
         self.nc = rules.A_DISCARD
         self.nxt = rules.next_seat
+        self.handed: list[tuple[int, int, int, bool]] = []  # (card, from seat or -1, to seat, public)
+        self.pre = 0
         if rules.ante is not None:
             self._ante()
-        self._start_auction(0, rules.main_round)
+        if rules.lay_away is not None and rules.lay_away.at_deal:
+            self._start_lay_away(dealer)
+        else:
+            self._start_auction(0, rules.main_round)
 
     # -- public API ------------------------------------------------------------------------------------
     @property
@@ -149,7 +155,7 @@ class State:
     def _may_hold(self) -> bool:
         """Whether the seat to move may take over the high bid at its level: it bids earlier."""
         hs = self.high_seat
-        if hs < 0 or not self.rules.hold_by_priority:
+        if hs < 0 or not self.rules.hold_by_priority or not self.high.holdable:
             return False
         fb, n = self.first_bidder, self.n
         return (self.to_move - fb) % n < (hs - fb) % n
@@ -169,6 +175,8 @@ class State:
             return [r.A_TRUMP + s.index for s in self._trump_options()]
         if ph == CONSENT:
             return [r.A_ACCEPT, r.A_REFUSE]
+        if ph > DONE:
+            return self._legal_extra(ph)
         return []
 
     def apply(self, a: int) -> None:
@@ -254,6 +262,9 @@ class State:
                 self._next_bidder()
                 return
             self._illegal(a)
+        if ph > DONE:
+            self._apply_extra(ph, a)
+            return
         legal = self.lc if self.lc is not None else self.legal_actions()
         if a not in legal:
             self._illegal(a)
@@ -343,8 +354,17 @@ class State:
         first = self._seat(self.rules.auction.first)
         self.first_bidder = self.to_move = first
         self.round_no = rnd
+        op = self.rules.opening
+        if rnd == 0 and op is not None:
+            self.high = op.contract
+            self.high_level = self.rules.bid_level(op.contract, 0)
+            self.high_seat = self._seat(op.seat)
+            self._next_bidder()
 
     def _next_bidder(self) -> None:
+        if self.rules.duel:
+            self._next_duel()
+            return
         s = self.to_move
         for _ in range(self.n):
             s = self.rules.next_seat[s]
@@ -370,6 +390,9 @@ class State:
     def _begin_contract(self, seat: int, contract: Contract) -> None:
         self.declarer = seat
         self.contract = contract
+        if not contract.played:
+            self._finish()
+            return
         mode = contract.trump_mode
         if mode == "turned":
             if not self.talon:
@@ -508,6 +531,8 @@ class State:
 
     # -- play ------------------------------------------------------------------------------------------
     def _start_play(self) -> None:
+        if self.pre < 2 and self._pre_play():
+            return
         self.phase = PLAY
         self.play_hands = tuple(self.hands)
         play = self.contract.play
@@ -516,6 +541,8 @@ class State:
         self.concede_ok = play.concede is not None and (play.concede[1] is None or bool(self.eval(play.concede[1])))
         if self.claim_at == 0:
             self._trick_start()
+        if self.rules.excuse is not None:
+            self.phase = XPLAY
 
     def _trick_start(self) -> None:
         if len(self.trick_log) == self.claim_at and not self.committed and self.leader == self.declarer \
@@ -576,7 +603,7 @@ class State:
 
 _BIT = tuple(1 << i for i in range(1024))
 _LISTS = {"hands", "talon", "ex_acts", "payments", "history", "passed", "ex_queue", "discards", "drawn", "trick", "tricks",
-          "won", "consent_queue", "trick_log"}
+          "won", "consent_queue", "trick_log", "handed"}
 
 
 def _make_clone():

@@ -6,8 +6,11 @@ from typing import Any
 
 def visible_cards(state, seat: int) -> int:
     """Every card whose identity `seat` knows now: its hand, its discards, cards played, the turned card,
-    and leftover stock cards shown to it."""
+    leftover stock cards shown to it, demanded cards and the cards given for them to or by it."""
     m = state.hands[seat] | state.discards[seat] | state.drawn[seat]
+    for c, frm, to, public in state.handed:
+        if public or seat in (frm, to):
+            m |= 1 << c
     for _leader, cards, _w in state.trick_log:
         for c in cards:
             m |= 1 << c

@@ -61,6 +61,16 @@ def _prefix_len(order, held):
     return n
 
 
+def _group_points(values, size, less):
+    """Card points counted in groups: the values' sum, less `less` per full group of `size`, and less the
+    same share rounded to the nearest (halves up) for a last, incomplete group."""
+    vals = [v for v in values or () if v is not None]
+    if not size or size < 1:
+        return sum(vals)
+    full, rest = divmod(len(vals), size)
+    return sum(vals) - full * less - (2 * less * rest + size) // (2 * size) * (rest > 0)
+
+
 def _first(xs):
     for x in xs or ():
         return x
@@ -90,6 +100,7 @@ PURE: dict[str, tuple[Callable[..., Any], int, int | None, str]] = {
     "all": (lambda xs: all(xs), 1, 1, "whether every item is true"),
     "prefix_len": (_prefix_len, 2, 2, "how many leading items of a list are all in another"),
     "first": (_first, 1, 1, "the first item of a list, or none"),
+    "group_points": (_group_points, 3, 3, "card points counted in groups: group_points(values, size, less)"),
     "abs": (_abs, 1, 1, "absolute value"),
 }
 

@@ -1,0 +1,134 @@
+"""Optional mechanics a variant switches on in its file, compiled once into small frozen records: a duel
+auction with an automatic opening bid, contracts that are not played, cards laid away from a talon,
+demanded cards, an excuse card, and summary values shown at the end of a deal."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .envs import DEAL_FUNCS, DEAL_VARS, NAME_FUNCS, SEAT_VARS, CardEnv
+from .errors import SpecError
+from .lang import Expr, Site
+
+if TYPE_CHECKING:
+    from .ruleset import Contract, Ruleset
+
+CARD_SITE_VARS = frozenset({"card"})
+
+
+@dataclass(frozen=True)
+class Opening:
+    """A bid made for a seat before anyone speaks (the seat may still be overcalled)."""
+
+    seat: Expr
+    contract: Contract
+
+
+@dataclass(frozen=True)
+class LayAway:
+    """One seat takes the talon (if asked) and lays `count` cards away; they stay his, hidden."""
+
+    at_deal: bool  # the dealer, right after the deal; otherwise the declarer, once the contract is fixed
+    take_talon: bool
+    count: int
+    allowed: int  # mask of the cards that may be laid away (if he holds too few, any card)
+
+
+@dataclass(frozen=True)
+class Demands:
+    """Which cards a declarer may demand, and which he may give back for each."""
+
+    cards: int
+    give: int
+
+
+@dataclass(frozen=True)
+class Excuse:
+    """A card that may always be played, never wins, goes back to its owner's pile, and costs him a card
+    of `compensation` from his pile to the trick's winner (now, or as soon as he has one)."""
+
+    card: int
+    compensation: int
+    last_trick_lost: bool  # played to the last trick it stays with the trick's winner
+
+
+def _card_mask(rs: Ruleset, path: tuple, what: str, default: Any) -> int:
+    """The cards for which a card-level expression holds (evaluated once, without trumps)."""
+    e = rs._expr(path, Site(what, CARD_SITE_VARS, NAME_FUNCS), default)
+    if e is None:
+        return 0
+    env = CardEnv(rs.deck, None)
+    env.__dict__.update(rs.base_names)
+    m = 0
+    for c in rs.deck.cards:
+        env.card = c
+        try:
+            ok = e(env)
+        except Exception as ex:
+            raise SpecError(f"expression '{e.text}' failed for card {c}: {ex}", e.loc) from None
+        if ok:
+            m |= 1 << c.id
+    return m
+
+
+def _one_card(rs: Ruleset, path: tuple, what: str) -> int:
+    e = rs._expr(path, Site(what, frozenset(), NAME_FUNCS))
+    if e is None:
+        return -1
+    env = CardEnv(rs.deck, None)
+    env.__dict__.update(rs.base_names)
+    try:
+        v = e(env)
+    except Exception as ex:
+        raise SpecError(f"expression '{e.text}' failed: {ex}", e.loc) from None
+    if not hasattr(v, "id") or not hasattr(v, "suit"):
+        raise SpecError(f"'{e.text}' does not name a card", e.loc)
+    return v.id
+
+
+def build_contract_mechanics(rs: Ruleset, c: Contract) -> None:
+    """The per-contract keys: whether it is played, whether a bid of it may be held, how many cards its
+    declarer demands."""
+    data = rs.spec.data["contracts"][c.name]
+    c.played = bool(data.get("played", True))
+    c.holdable = bool(data.get("holdable", True))
+    c.demands = int(data.get("demand", 0))
+
+
+def build_mechanics(rs: Ruleset) -> None:
+    """The optional mechanics of the whole variant (after the names are known)."""
+    data = rs.spec.data
+    for c in rs.contracts:
+        build_contract_mechanics(rs, c)
+    auction = data["auction"]
+    rs.duel = auction.get("form") == "duel"
+    rs.opening = None
+    if auction.get("opening"):
+        op = ("auction", "opening")
+        seat = rs._expr(op + ("seat",), Site("auction.opening.seat", SEAT_VARS, frozenset()), "forehand")
+        rs.opening = Opening(seat, rs._contract_ref(auction["opening"].get("contract"), op + ("contract",)))
+    rs.lay_away = None
+    rs.demands = None
+    rs.excuse = None
+    rs.summary = []
+    if rs.names_broken:
+        return
+    la = data.get("lay_away")
+    if la:
+        count = int(la.get("count", 0))
+        rs.lay_away = LayAway(la.get("who", "dealer") == "dealer", bool(la.get("take_talon", False)), count,
+                              _card_mask(rs, ("lay_away", "allowed"), "lay_away.allowed", True))
+    if any(c.demands for c in rs.contracts):
+        rs.demands = Demands(_card_mask(rs, ("demand", "cards"), "demand.cards", True),
+                             _card_mask(rs, ("demand", "give"), "demand.give", True))
+    ex = (data.get("play") or {}).get("excuse")
+    if ex:
+        p = ("play", "excuse")
+        rs.excuse = Excuse(_one_card(rs, p + ("card",), "play.excuse.card"),
+                           _card_mask(rs, p + ("compensation",), "play.excuse.compensation", True),
+                           ex.get("last_trick", "keep") == "lost")
+    site = Site("summary", DEAL_VARS, DEAL_FUNCS)
+    for label in data.get("summary") or {}:
+        e = rs._expr(("summary", label), site)
+        if e is not None:
+            rs.summary.append((str(label), e))
