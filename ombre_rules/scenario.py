@@ -11,13 +11,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .engine import State
+from .engine.piles import piles
 from .errors import Loc, OmbreError, SpecError
 from .ruleset import Ruleset, load
 from .spec.yamlpos import PositionedDoc, load_file
 
 KEYS = {"name", "variant", "options", "dealer", "pool", "hands", "talon", "seed", "actions", "expect", "doc"}
 EXPECT_KEYS = {"legal", "illegal", "trick_winners", "tricks", "outcome", "payments", "pool", "declarer",
-               "contract", "trump", "phase", "to_move", "hand", "view", "stopped", "committed"}
+               "contract", "trump", "phase", "to_move", "hand", "view", "stopped", "committed", "pile", "discards",
+               "summary"}
 
 
 @dataclass
@@ -247,11 +249,19 @@ class _Runner:
         for key, want in expect.items():
             if key in ("legal", "illegal", "view"):
                 continue
-            if key == "hand":
+            if key in ("hand", "pile", "discards"):
+                masks = {"hand": state.hands, "pile": piles(state), "discards": state.discards}[key]
                 for seat, cards in want.items():
-                    got = r.deck.names(state.hands[int(seat)])
+                    got = r.deck.names(masks[int(seat)])
                     if sorted(got) != sorted(str(c) for c in cards):
-                        fail("hand", got, cards)
+                        fail(key, got, cards)
+                continue
+            if key == "summary":
+                env = state.env()
+                got = {label: state.eval(e, env) for label, e in r.summary}
+                for label, value in want.items():
+                    if got.get(label) != value:
+                        fail(key, {label: got.get(label)}, {label: value})
                 continue
             if actual.get(key) != want:
                 fail(key, actual.get(key), want)

@@ -103,7 +103,7 @@ class ExtraPhases:
 
     # -- the steps between the contract and the first trick ---------------------------------------------------
     def _pre_play(self) -> bool:
-        """Start the next step due before play (declarer's lay-away, then demands); False when none is left."""
+        """Start the next step that comes before play (declarer's lay-away, then demands); False when none is left."""
         r = self.rules
         if self.pre == 0:
             self.pre = 1
