@@ -39,7 +39,8 @@ def _check_view(state: State, seat: int) -> None:
     assert not leaked, f"seat {seat} sees {leaked}"
 
 
-def _run(rules, deals: int, seed: int, views: bool, contracts: dict | None = None) -> dict:
+def _run(rules, deals: int, seed: int, views: bool, contracts: dict | None = None,
+         view_every: int = 1) -> dict:
     rng = random.Random(seed)
     full = rules.deck.full_mask
     outcomes: dict[str, int] = {}
@@ -48,7 +49,7 @@ def _run(rules, deals: int, seed: int, views: bool, contracts: dict | None = Non
     for i in range(deals):
         s = State(rules, seed=rng.getrandbits(32), dealer=dealer, pool=pool)
         probe_at = rng.randrange(40)
-        view_at = {rng.randrange(45), rng.randrange(45)} if views else set()
+        view_at = {rng.randrange(45), rng.randrange(45)} if views and i % view_every == 0 else set()
         twin = None
         steps = 0
         while not s.is_terminal:
@@ -144,3 +145,25 @@ NEW_OPTION_RUNS = [
 def test_each_new_option_keeps_every_invariant_on_many_deals(variant):
     outcomes = _run(load(variant), DEALS, 4, views=False)
     assert sum(outcomes.values()) == DEALS
+
+
+def test_taroc_random_deals_keep_every_invariant():
+    outcomes = _run(load("taroc-lhombre"), DEALS, 3, views=True, view_every=10)
+    assert sum(outcomes.values()) == DEALS
+    assert set(outcomes) == {"paid", "won", "lost", "remis"}
+
+
+TAROC_OPTION_RUNS = [
+    "taroc-lhombre(type=new)",
+    "taroc-lhombre(hold_levels=due_uno)",
+    "taroc-lhombre(demand_trull=false)",
+    "taroc-lhombre(demand_return=empty)",
+    "taroc-lhombre(tout_payment=add)",
+    "taroc-lhombre(excuse_last_trick=lost)",
+]
+
+
+@pytest.mark.parametrize("variant", TAROC_OPTION_RUNS)
+def test_each_taroc_option_keeps_every_invariant(variant):
+    outcomes = _run(load(variant), 500, 4, views=True, view_every=5)
+    assert sum(outcomes.values()) == 500
