@@ -130,8 +130,11 @@ def _extra_event(s, ev, viewer: int | None) -> list[str]:
     seat, a = ev.seat, ev.action
     text = ev.text if viewer is None else ev.public(viewer)["action"]
     handed = len(s.handed)
+    had_contract = s.contract is not None
     s.apply(a)
     out = [f"  {_seat(s, seat)}: {text}"]
+    if s.contract is not None and not had_contract:
+        out.append(f"  {_seat(s, s.declarer)} is declarer: {s.contract.name}")
     if ev.phase == "demand" and len(s.handed) > handed:
         c, frm, _to, _public = s.handed[handed]
         out[-1] += f" (from seat {frm})" if frm >= 0 else " (nobody holds it)"

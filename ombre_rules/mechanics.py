@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .cards import Card
 from .envs import DEAL_FUNCS, DEAL_VARS, NAME_FUNCS, SEAT_VARS, CardEnv
 from .errors import SpecError
 from .lang import Expr, Site
@@ -54,8 +55,9 @@ class Excuse:
 
 def _card_mask(rs: Ruleset, path: tuple, what: str, default: Any) -> int:
     """The cards for which a card-level expression holds (evaluated once, without trumps)."""
+    errors = len(rs._errors)
     e = rs._expr(path, Site(what, CARD_SITE_VARS, NAME_FUNCS), default)
-    if e is None:
+    if e is None or len(rs._errors) > errors:
         return 0
     env = CardEnv(rs.deck, None)
     env.__dict__.update(rs.base_names)
@@ -72,8 +74,10 @@ def _card_mask(rs: Ruleset, path: tuple, what: str, default: Any) -> int:
 
 
 def _one_card(rs: Ruleset, path: tuple, what: str) -> int:
+    """The card an expression names; -1 (and an error at its place) if it names none."""
+    errors = len(rs._errors)
     e = rs._expr(path, Site(what, frozenset(), NAME_FUNCS))
-    if e is None:
+    if e is None or len(rs._errors) > errors:
         return -1
     env = CardEnv(rs.deck, None)
     env.__dict__.update(rs.base_names)
@@ -81,8 +85,9 @@ def _one_card(rs: Ruleset, path: tuple, what: str) -> int:
         v = e(env)
     except Exception as ex:
         raise SpecError(f"expression '{e.text}' failed: {ex}", e.loc) from None
-    if not hasattr(v, "id") or not hasattr(v, "suit"):
-        raise SpecError(f"'{e.text}' does not name a card", e.loc)
+    if not isinstance(v, Card):
+        rs._errors.append(SpecError(f"'{e.text}' does not name a card", e.loc))
+        return -1
     return v.id
 
 
@@ -102,6 +107,8 @@ def build_mechanics(rs: Ruleset) -> None:
         build_contract_mechanics(rs, c)
     auction = data["auction"]
     rs.duel = auction.get("form") == "duel"
+    rs.jumps = bool(auction.get("jumps", True))
+    rs.may_raise = bool(auction.get("raise", False))
     rs.opening = None
     if auction.get("opening"):
         op = ("auction", "opening")
@@ -124,9 +131,10 @@ def build_mechanics(rs: Ruleset) -> None:
     ex = (data.get("play") or {}).get("excuse")
     if ex:
         p = ("play", "excuse")
-        rs.excuse = Excuse(_one_card(rs, p + ("card",), "play.excuse.card"),
-                           _card_mask(rs, p + ("compensation",), "play.excuse.compensation", True),
-                           ex.get("last_trick", "keep") == "lost")
+        card = _one_card(rs, p + ("card",), "play.excuse.card")
+        if card >= 0:
+            rs.excuse = Excuse(card, _card_mask(rs, p + ("compensation",), "play.excuse.compensation", True),
+                               ex.get("last_trick", "keep") == "lost")
     site = Site("summary", DEAL_VARS, DEAL_FUNCS)
     for label in data.get("summary") or {}:
         e = rs._expr(("summary", label), site)

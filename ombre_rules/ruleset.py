@@ -560,7 +560,12 @@ class Ruleset:
         if table is None:
             ranked = [(self.bid_level(c, key), self.A_BID + c.index) for c in contracts]
             top = max([lv for lv, _a in ranked] + [0])
-            table = [(self.A_PASS,) + tuple(a for lv, a in ranked if lv > lvl) for lvl in range(top + 1)]
+            table = []
+            for lvl in range(top + 1):
+                above = [lv for lv, _a in ranked if lv > lvl]
+                # without jump bids only the next level above may be bid
+                cap = min(above, default=0) if not self.jumps else top
+                table.append((self.A_PASS,) + tuple(a for lv, a in ranked if lvl < lv <= cap))
             self._bid_lists[key] = table
         return table
 

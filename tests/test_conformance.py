@@ -160,6 +160,8 @@ TAROC_OPTION_RUNS = [
     "taroc-lhombre(demand_return=empty)",
     "taroc-lhombre(tout_payment=add)",
     "taroc-lhombre(excuse_last_trick=lost)",
+    "taroc-lhombre(declarer_may_raise=true)",
+    "taroc-lhombre(jump_bids=false)",
 ]
 
 

@@ -179,3 +179,43 @@ def test_unparseable_action_is_quoted(ombre, text, expected):
 def test_action_errors_are_value_errors():
     assert issubclass(IllegalActionError, ValueError) and issubclass(InvalidActionError, ValueError)
     assert not issubclass(IllegalActionError, InvalidActionError)
+
+
+# -- the optional mechanics of a variant file -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("extends: taroc-lhombre\nauction:\n  opening: {contract: trio}\n",
+     "3:23: unknown contract 'trio'"),
+    ("extends: taroc-lhombre\nplay:\n  excuse: {card: scuz}\n",
+     "3:18: unknown name 'scuz' (did you mean 'scus'?)"),
+    ("extends: taroc-lhombre\nplay:\n  excuse: {card: hearts}\n",
+     "3:18: 'hearts' does not name a card"),
+    ("extends: taroc-lhombre\nlay_away:\n  allowed: \"card.color == red\"\n",
+     "3:18: unknown attribute 'color' (did you mean 'colour'?)"),
+    ("extends: taroc-lhombre\ndemand:\n  cards: \"is_trump(card)\"\n",
+     "3:11: 'is_trump' cannot be used in demand.cards"),
+    ("extends: taroc-lhombre\ncontracts:\n  uno: {demand: -1}\n",
+     "3:17: contracts.uno.demand: -1 is less than the minimum of 0"),
+    ("extends: taroc-lhombre\nlay_away:\n  who: declarer\n  count: 3\n  when: now\n",
+     "5:3: unknown key 'when' in lay_away (expected one of: who, take_talon, count, allowed)"),
+], ids=["opening-contract", "excuse-name", "excuse-not-card", "lay-away-attr", "demand-func", "demand-count",
+        "lay-away-key"])
+def test_mechanic_errors_name_their_place(write, text, expected):
+    path = write(text)
+    with pytest.raises(SpecError) as ei:
+        load(path)
+    assert str(ei.value).split("\n")[0] == f"{path}:{expected}"
+
+
+def test_illegal_demand_names_phase_and_legal_actions():
+    s = State(load("taroc-lhombre"), seed=3)
+    for a in ("discard " + s.rules.deck.name(c) for c in list(s.rules.deck.bits(s.hands[0]
+                                                                                & s.rules.lay_away.allowed))[:3]):
+        s.apply_str(a)
+    with pytest.raises(IllegalActionError) as ei:
+        s.apply_str("give KH")
+    assert str(ei.value).startswith("'give KH' is not legal for seat 2 in auction; legal: pass, bid due")
+    with pytest.raises(InvalidActionError) as ei:
+        s.apply_str("demand")
+    assert str(ei.value) == "'demand' takes one argument: 'demand'"

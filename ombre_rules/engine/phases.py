@@ -2,8 +2,8 @@
 and the duel auction. Each is switched on by its key in the variant file; without those keys none runs."""
 from __future__ import annotations
 
-XPLAY, LAYAWAY, DEMAND, GIVE = 6, 7, 8, 9
-EXTRA_PHASE_NAMES = ("play", "lay-away", "demand", "give")
+XPLAY, LAYAWAY, DEMAND, GIVE, RAISE = 6, 7, 8, 9, 10
+EXTRA_PHASE_NAMES = ("play", "lay-away", "demand", "give", "raise")
 
 
 def _bits(mask: int) -> list[int]:
@@ -30,6 +30,8 @@ class ExtraPhases:
             return [r.A_DISCARD + c for c in _bits(self._lay_away_mask(seat))]
         if ph == DEMAND:
             return [r.A_DEMAND + c for c in _bits(self._demandable())]
+        if ph == RAISE:
+            return list(self.round_bids[self.high_level])
         hand = self.hands[seat]
         return [r.A_GIVE + c for c in _bits(hand & r.demands.give or hand)]
 
@@ -46,6 +48,8 @@ class ExtraPhases:
             self._lay_away(a - r.A_DISCARD)
         elif ph == DEMAND:
             self._demand(a - r.A_DEMAND)
+        elif ph == RAISE:
+            self._begin_contract(self.high_seat, self.high if a == r.A_PASS else r.contracts[a - r.A_BID])
         else:
             self._give(a - r.A_GIVE)
 
@@ -174,13 +178,14 @@ class ExtraPhases:
             self.phase = XPLAY
 
     def _apply_xplay(self, a: int) -> None:
+        """Play a card while the excuse is still to come (afterwards play goes on in the plain play phase)."""
         if not self._excuse_led():
             self.phase = 3
             self.lc = None
             try:
                 self.apply(a)
             finally:
-                if self.phase == 3:
+                if self.phase == 3 and (a != self.rules.excuse.card or self._excuse_led()):
                     self.phase = XPLAY
             return
         seat = self.to_move
@@ -197,10 +202,19 @@ class ExtraPhases:
         self.best = row[a]
         self.best_seat = seat
         self.trick.append(a)
+        self.phase = 3
         if len(self.trick) < self.n:
             self.to_move = self.nxt[seat]
         else:
             self._end_trick()
+
+    # -- after the auction ---------------------------------------------------------------------------------
+    def _start_raise(self) -> None:
+        """The auction's winner may name a higher contract (or pass to keep his)."""
+        self.phase = RAISE
+        self.to_move = self.high_seat
+        if len(self.round_bids[self.high_level]) == 1:
+            self._begin_contract(self.high_seat, self.high)
 
     # -- duel auction ---------------------------------------------------------------------------------------
     def _next_duel(self) -> None:

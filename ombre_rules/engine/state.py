@@ -13,7 +13,7 @@ from ..envs import SEAT_VARS, DealEnv
 from ..errors import IllegalActionError, OmbreError, SpecError
 from ..lang.compiler import block_error
 from ..ruleset import Contract, Ruleset
-from .phases import EXTRA_PHASE_NAMES, XPLAY, ExtraPhases
+from .phases import EXTRA_PHASE_NAMES, RAISE, XPLAY, ExtraPhases
 
 AUCTION, TRUMP, EXCHANGE, PLAY, CONSENT, DONE = range(6)
 PHASE_NAMES = ("auction", "trump", "exchange", "play", "consent", "done") + EXTRA_PHASE_NAMES
@@ -376,6 +376,9 @@ class State(ExtraPhases):
     def _end_auction(self) -> None:
         r = self.rules
         if self.high is not None:
+            if r.may_raise and self.phase != RAISE:
+                self._start_raise()
+                return
             self._begin_contract(self.high_seat, self.high)
             return
         ap = r.auction
@@ -541,7 +544,8 @@ class State(ExtraPhases):
         self.concede_ok = play.concede is not None and (play.concede[1] is None or bool(self.eval(play.concede[1])))
         if self.claim_at == 0:
             self._trick_start()
-        if self.rules.excuse is not None:
+        ex = self.rules.excuse
+        if ex is not None and any(h >> ex.card & 1 for h in self.hands):
             self.phase = XPLAY
 
     def _trick_start(self) -> None:
