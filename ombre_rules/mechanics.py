@@ -51,6 +51,7 @@ class Excuse:
     card: int
     compensation: int
     last_trick_lost: bool  # played to the last trick it stays with the trick's winner
+    latest: int  # the trick (1-based) by which its holder must have played it; 0: no limit
 
 
 def _card_mask(rs: Ruleset, path: tuple, what: str, default: Any) -> int:
@@ -134,7 +135,7 @@ def build_mechanics(rs: Ruleset) -> None:
         card = _one_card(rs, p + ("card",), "play.excuse.card")
         if card >= 0:
             rs.excuse = Excuse(card, _card_mask(rs, p + ("compensation",), "play.excuse.compensation", True),
-                               ex.get("last_trick", "keep") == "lost")
+                               ex.get("last_trick", "keep") == "lost", int(ex.get("latest_trick", 0)))
     site = Site("summary", DEAL_VARS, DEAL_FUNCS)
     for label in data.get("summary") or {}:
         e = rs._expr(("summary", label), site)

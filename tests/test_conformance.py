@@ -155,6 +155,7 @@ def test_taroc_random_deals_keep_every_invariant():
 
 TAROC_OPTION_RUNS = [
     "taroc-lhombre(type=new)",
+    "taroc-lhombre(type=decl)",
     "taroc-lhombre(hold_levels=due_uno)",
     "taroc-lhombre(demand_trull=false)",
     "taroc-lhombre(demand_return=empty)",

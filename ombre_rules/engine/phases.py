@@ -166,8 +166,18 @@ class ExtraPhases:
         t = self.trick
         return len(t) == 1 and t[0] == self.rules.excuse.card
 
+    def _excuse_forced(self) -> bool:
+        """Whether the seat to move must play the excuse now: it holds it and its last trick for it has come."""
+        ex = self.rules.excuse
+        if not ex.latest or len(self.trick_log) + 1 < ex.latest:
+            return False
+        return bool(self.hands[self.to_move] >> ex.card & 1)
+
     def _legal_xplay(self) -> list[int]:
         """After an excuse lead any card may be played (it fixes the suit); otherwise the usual rules."""
+        if self._excuse_forced():
+            self.lm = 1 << self.rules.excuse.card
+            return [self.rules.excuse.card]
         if self._excuse_led():
             self.lm = self.hands[self.to_move]
             return self.hl[self.to_move][:]
@@ -179,6 +189,8 @@ class ExtraPhases:
 
     def _apply_xplay(self, a: int) -> None:
         """Play a card while the excuse is still to come (afterwards play goes on in the plain play phase)."""
+        if self._excuse_forced() and a != self.rules.excuse.card:
+            self._illegal(a)
         if not self._excuse_led():
             self.phase = 3
             self.lc = None
