@@ -2,17 +2,10 @@
 and the duel auction. Each is switched on by its key in the variant file; without those keys none runs."""
 from __future__ import annotations
 
+from ..cards import bits as _bits
+
 XPLAY, LAYAWAY, DEMAND, GIVE, RAISE = 6, 7, 8, 9, 10
 EXTRA_PHASE_NAMES = ("play", "lay-away", "demand", "give", "raise")
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class ExtraPhases:
