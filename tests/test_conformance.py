@@ -163,6 +163,7 @@ TAROC_OPTION_RUNS = [
     "taroc-lhombre(excuse_last_trick=lost)",
     "taroc-lhombre(declarer_may_raise=true)",
     "taroc-lhombre(jump_bids=false)",
+    "taroc-lhombre(scus_obliges=true)",
 ]
 
 
