@@ -242,7 +242,7 @@ class Ruleset:
         self._contexts: dict[tuple[str, int], Context] = {}
         if self.names_broken:
             return
-        self._bid_lists: dict[tuple, list] = {}
+        self._bid_lists: dict = {}
         self.seat_cache: dict[tuple, Any] = {}
         for c in self.contracts:
             for trump in self.trump_choices(c):
@@ -552,6 +552,16 @@ class Ruleset:
             table = [(self.A_PASS,) + tuple(a for lv, a in ranked if lv > lvl) for lvl in range(top + 1)]
             self._bid_lists[key] = table
         return table
+
+    def bid_levels(self, round_no: int) -> tuple[int, ...]:
+        """Each contract's rank in an auction round, by contract index."""
+        key = ("levels", round_no)
+        levels = self._bid_lists.get(key)
+        if levels is None:
+            biddable = self.main_round if round_no == 0 else self.auction.extra_round
+            levels = self._bid_lists[key] = tuple(self.bid_level(c, round_no) if c in biddable else 0
+                                                  for c in self.contracts)
+        return levels
 
     def bid_level(self, c: Contract, round_no: int) -> int:
         """A contract's rank in an auction round; in the round after all passed, contracts without a level

@@ -41,11 +41,11 @@ class State:
 
     # the fields of the play loop first, so they share cache lines
     __slots__ = ("phase", "to_move", "lm", "nc", "hands", "hl", "trick", "history", "claim_pending", "concede_ok",
-                 "keyrow", "best", "best_seat", "leader", "led", "follow_rows", "nxt", "n", "ctx", "rules", "tricks",
+                 "keyrow", "best", "best_seat", "leader", "led", "tm", "follow_rows", "nxt", "n", "ctx", "rules", "tricks",
                  "won", "trick_log", "claim_at", "ex_count", "ex_min", "ex_max", "ex_can_cede", "ex_acts", "discards", "lc",
                  "dealer", "seed", "talon", "deal_hands", "deal_talon", "pool_before", "pool", "payments",
                  "declarer", "contract", "trump", "turned", "high", "high_seat", "high_level", "passed",
-                 "first_bidder", "round_no", "round_bids", "ex_queue", "ex_first_used", "ceded",
+                 "first_bidder", "round_no", "round_bids", "bid_levels", "ex_queue", "ex_first_used", "ceded",
                  "drawn", "last_exchanger", "play_hands", "committed", "stopped", "conceded", "concede_refused",
                  "consent_queue", "result", "outcome")
 
@@ -73,6 +73,7 @@ class State:
         self.history: list[int] = []
         self.declarer = self.turned = self.last_exchanger = self.claim_at = -1
         self.leader = self.led = self.best = self.best_seat = self.lm = -1
+        self.tm = 0
         self.contract: Contract | None = None
         self.trump = self.ctx = self.lc = self.result = self.outcome = None
         self.discards = [0] * n
@@ -85,7 +86,7 @@ class State:
         self.claim_pending = self.concede_ok = self.concede_refused = False
         # sequences replaced (not changed in place) when their phase starts: shared empty tuples until then
         self.ex_queue = self.ex_acts = self.play_hands = self.consent_queue = self.keyrow = self.follow_rows = ()
-        self.round_bids = ()
+        self.round_bids = self.bid_levels = ()
         self.trick: list[int] = []
         self.trick_log: list[tuple[int, tuple[int, ...], int]] = []
         self.nc = rules.A_DISCARD
@@ -196,11 +197,13 @@ class State:
                 self.claim_pending = False
             trick = self.trick
             if trick:
+                self.tm |= bit
                 k = self.keyrow[a]
                 if k > self.best:
                     self.best = k
                     self.best_seat = seat
             else:
+                self.tm = bit
                 self.leader = self.best_seat = seat
                 self.led = a
                 ctx = self.ctx
@@ -243,8 +246,9 @@ class State:
                 if a == r.A_PASS:
                     self.passed[self.to_move] = True
                 else:
-                    self.high = c = r.contracts[a - r.A_BID]
-                    self.high_level = r.bid_level(c, self.round_no)
+                    i = a - r.A_BID
+                    self.high = r.contracts[i]
+                    self.high_level = self.bid_levels[i]
                     self.high_seat = self.to_move
                 self._next_bidder()
                 return
@@ -340,15 +344,17 @@ class State:
         self.high_seat = -1
         self.passed = [False] * self.n
         self.round_bids = self.rules.bid_lists(contracts, rnd)
+        self.bid_levels = self.rules.bid_levels(rnd)
         first = self._seat(self.rules.auction.first)
         self.first_bidder = self.to_move = first
         self.round_no = rnd
 
     def _next_bidder(self) -> None:
         s = self.to_move
+        nxt, passed, hs = self.nxt, self.passed, self.high_seat
         for _ in range(self.n):
-            s = self.rules.next_seat[s]
-            if not self.passed[s] and s != self.high_seat:
+            s = nxt[s]
+            if not passed[s] and s != hs:
                 self.to_move = s
                 return
         self._end_auction()
@@ -523,14 +529,10 @@ class State:
             self.claim_pending = True
 
     def _end_trick(self) -> None:
-        trick = self.trick
         w = self.best_seat
         self.tricks[w] += 1
-        m = 0
-        for c in trick:
-            m |= _BIT[c]
-        self.won[w] |= m
-        self.trick_log.append((self.leader, tuple(trick), w))
+        self.won[w] |= self.tm
+        self.trick_log.append((self.leader, tuple(self.trick), w))
         self.trick = []
         self.leader = self.to_move = w
         if not self.hands[w]:
