@@ -19,6 +19,19 @@ CONTEXT_FUNCS: dict[str, tuple[int, int | None]] = {
 }
 
 
+# What a generated block (parameters `_e, _st`) reads straight from the state instead of through DealEnv's
+# properties below: name -> Python source over `_st`, giving the same value as the property of that name.
+STATE_READS = {
+    "dealer": "_st.dealer",
+    "declarer": "(_st.declarer if _st.declarer >= 0 else None)",
+    "contract": "_st.contract",
+    "committed": "_st.committed",
+    "stopped": "_st.stopped",
+    "conceded": "_st.conceded",
+    "pool": "_st.pool",
+}
+
+
 class CardEnv:
     """What card-level expressions see in one trump context: the deck, the trump suit, the names."""
 
