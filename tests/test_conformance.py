@@ -29,8 +29,9 @@ def _check_view(state: State, seat: int) -> None:
     names = set()
     text = json.dumps(state.view(seat))
     deck = state.rules.deck
+    hidden = _hidden_from(state, seat)
     for c in range(deck.size):
-        if _hidden_from(state, seat) >> c & 1:
+        if hidden >> c & 1:
             names.add(deck.name(c))
     leaked = sorted(n for n in names if f'"{n}"' in text or f" {n}\"" in text)
     assert not leaked, f"seat {seat} sees {leaked}"
