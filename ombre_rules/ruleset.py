@@ -265,7 +265,7 @@ class Ruleset:
 
     def _deal_function(self):
         """A generated function dealing a shuffled deck in packets from the seat after the dealer:
-        (deck order, dealer) -> (hand masks by seat, talon)."""
+        (deck order, dealer) -> (hand masks by seat, sorted hands by seat, talon), all fresh lists."""
         n = self.players
         packets = self.spec.data["deal"]["packets"]
         per_seat: list[list[int]] = [[] for _ in range(n)]
@@ -281,16 +281,17 @@ class Ruleset:
         if talon != "rest" and pos + int(talon) != self.deck.size:
             raise SpecError(f"the deal gives out {pos} cards and a talon of {talon}; the deck has "
                             f"{self.deck.size}", self.loc(("deal", "talon")))
-        masks = ", ".join("|".join(f"_B[d[{i}]]" for i in idx) or "0" for idx in per_seat)
-        lists = ", ".join("_s([" + ", ".join(f"d[{i}]" for i in idx) + "])" for idx in per_seat)
-        fn = eval(f"lambda d: (({masks},), ({lists},))",  # noqa: S307 - generated from integers only
-                  {"_B": [1 << c for c in range(self.deck.size)], "_s": sorted})
-        rot = [[(s - self.next_seat[dealer]) % n for s in range(n)] for dealer in range(n)]
+        env = {"_B": [1 << c for c in range(self.deck.size)], "_s": sorted}
+        by_dealer = []
+        for dealer in range(n):
+            first = self.next_seat[dealer]  # the packets go round from the seat after the dealer
+            own = [per_seat[(s - first) % n] for s in range(n)]
+            masks = ", ".join("|".join(f"_B[d[{i}]]" for i in idx) or "0" for idx in own)
+            lists = ", ".join("_s([" + ", ".join(f"d[{i}]" for i in idx) + "])" for idx in own)
+            by_dealer.append(eval(f"lambda d: ([{masks}], [{lists}], d[{pos}:])", env))  # noqa: S307 - integers only
 
         def deal(deck: list[int], dealer: int) -> tuple[list[int], list[list[int]], list[int]]:
-            masks, lists = fn(deck)
-            order = rot[dealer]
-            return [masks[i] for i in order], [lists[i] for i in order], deck[pos:]
+            return by_dealer[dealer](deck)
         return deal
 
     def _namespace(self) -> None:
