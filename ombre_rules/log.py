@@ -93,11 +93,6 @@ def format_deal(state, viewer: int | None = None, header: bool = True) -> list[s
             s.apply(a)
             if s.committed and not was_committed:
                 lines.append(f"  {_seat(s, seat)} plays on after the first {before_log} tricks: committed")
-            if a == s.called and seat == s.partner:
-                lines.append(f"  {_seat(s, seat)} plays the called card {deck.name(a)}: "
-                             f"the partner of seat {s.declarer}")
-            if s.told != was_told and (viewer is None or s.told >> viewer & 1):
-                lines.append(f"  seat {s.declarer} is told his partner: seat {s.partner}")
             if len(s.trick_log) > before_log:
                 trick_no += 1
                 leader, cards, w = s.trick_log[-1]
@@ -107,6 +102,11 @@ def format_deal(state, viewer: int | None = None, header: bool = True) -> list[s
                     plays.append(f"{p}:{deck.name(c)}")
                     p = r.next_seat[p]
                 lines.append(f"  trick {trick_no}: {' '.join(plays)} -> seat {w}")
+            if a == s.called and seat == s.partner:
+                lines.append(f"  {_seat(s, seat)} played the called card {deck.name(a)}: "
+                             f"the partner of seat {s.declarer}")
+            if s.told != was_told and (viewer is None or s.told >> viewer & 1):
+                lines.append(f"  seat {s.declarer} is told his partner: seat {s.partner}")
             continue
         else:
             lines.append(f"  {_seat(s, seat)}: {ev.text}")

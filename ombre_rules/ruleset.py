@@ -244,7 +244,12 @@ class Ruleset:
         first = self._expr(("auction", "first"), Site("auction.first", SEAT_VARS, AUCTION_FUNCS), "forehand")
         force_contract = force_who = None
         extra: tuple[Contract, ...] = ()
-        if ap["then"] == "force":
+        if ap["then"] == "force" and ap.get("contracts"):  # the forced seat chooses one of these contracts
+            extra = tuple(self._contract_ref(c, ("auction", "all_pass", "contracts", i))
+                          for i, c in enumerate(ap["contracts"]))
+            force_who = self._expr(("auction", "all_pass", "who"), Site("auction.all_pass.who", SEAT_VARS,
+                                                                         AUCTION_FUNCS), "forehand")
+        elif ap["then"] == "force":
             force_contract = self._contract_ref(ap.get("contract"), ("auction", "all_pass", "contract"))
             force_who = self._expr(("auction", "all_pass", "who"), Site("auction.all_pass.who", SEAT_VARS,
                                                                          AUCTION_FUNCS), "forehand")
@@ -589,8 +594,8 @@ class Ruleset:
         return table
 
     def bid_level(self, c: Contract, round_no: int) -> int:
-        """A contract's rank in an auction round; in the round after all passed, contracts without a level
-        rank in the order they are listed there."""
+        """A contract's rank in an auction round; in the round after all passed (or the forced seat's choice),
+        contracts without a level rank in the order they are listed there."""
         if c.level or round_no == 0:
             return c.level
         return self.auction.extra_round.index(c) + 1

@@ -162,6 +162,8 @@ class State:
             if self._forced():
                 return [r.A_PASS, r.A_HOLD]
             acts = list(self.round_bids[self.high_level])
+            if self.round_no == 2:  # a seat forced to choose a contract may not pass
+                acts.remove(r.A_PASS)
             if self._may_hold():
                 acts.append(r.A_HOLD)
             return acts
@@ -175,6 +177,13 @@ class State:
         au = self.rules.auction
         return (au.forced_bid is not None and self.high in au.forced_by and self.high_seat != self.to_move
                 and self.bid_of[self.to_move] == au.forced_bid.index)
+
+    def _bid_ok(self, a: int) -> bool:
+        """A pass or bid of the round is refused only to a forced seat: an overcalled one may not bid, one
+        forced to choose a contract may not pass."""
+        if a == self.rules.A_PASS:
+            return self.round_no != 2
+        return not self._forced()
 
     def _may_hold(self) -> bool:
         """Whether the seat to move may take over the high bid at its level: it bids earlier, or it is forced."""
@@ -263,7 +272,7 @@ class State:
             self._a_draw()
             return
         if ph == 0:  # AUCTION: pass, a bid above the high one, or hold
-            if a in self.round_bids[self.high_level] and (a == r.A_PASS or not self._forced()):
+            if a in self.round_bids[self.high_level] and self._bid_ok(a):
                 self.history.append(a)
                 if a == r.A_PASS:
                     self.passed[self.to_move] = True
@@ -392,7 +401,12 @@ class State:
             self._begin_contract(self.high_seat, self.high)
             return
         ap = r.auction
-        if ap.all_pass == "force":
+        if ap.all_pass == "force" and ap.force_contract is None and self.round_no == 0:
+            seat = self._seat(ap.force_who)
+            self._start_auction(2, ap.extra_round)
+            self.passed = [s != seat for s in range(self.n)]
+            self.first_bidder = self.to_move = seat
+        elif ap.all_pass == "force" and ap.force_contract is not None:
             self._begin_contract(self._seat(ap.force_who), ap.force_contract)
         elif ap.all_pass == "auction" and self.round_no == 0 and ap.extra_round:
             self._start_auction(1, ap.extra_round)
