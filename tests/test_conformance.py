@@ -22,6 +22,8 @@ def _hidden_from(state: State, seat: int) -> int:
             m |= state.hands[s] | state.discards[s]
     for c in state.talon:
         m |= 1 << c
+    if state.called >= 0:  # a called card is named openly; who holds it is checked in test_partner
+        m &= ~(1 << state.called)
     return m & ~known
 
 
