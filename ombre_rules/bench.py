@@ -17,7 +17,7 @@ def run(rules: Ruleset, deals: int, seed: int, warmup: int = 200) -> dict:
     if warmup:
         run(rules, warmup, seed + 999, 0)
     rng = random.Random(seed)
-    choice = rng.choice
+    rand = rng.random  # a uniform pick as legal[int(rand() * len(legal))], cheaper than rng.choice
     contracts: Counter = Counter()
     outcomes: Counter = Counter()
     actions = 0
@@ -30,7 +30,8 @@ def run(rules: Ruleset, deals: int, seed: int, warmup: int = 200) -> dict:
         legal = s.legal_actions
         apply = s.apply
         while s.phase != 5:
-            apply(choice(legal()))
+            acts = legal()
+            apply(acts[int(rand() * len(acts))])
         actions += len(s.history)
         res = s.result
         contracts[res.contract or "-"] += 1

@@ -8,7 +8,7 @@
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,6 +62,7 @@ class Deck:
     suit_by_name: dict[str, Suit] = field(repr=False)
     suit_masks: tuple[int, ...] = field(repr=False)
     bits: Callable[[int], list[int]] = field(repr=False, default=None)
+    cards_in: Callable[[int], list[Card]] = field(repr=False, default=None)
 
     @classmethod
     def build(cls, spec: dict) -> Deck:
@@ -89,7 +90,7 @@ class Deck:
                     m |= 1 << c.id
             masks.append(m)
         return cls(tuple(suits), tuple(cards), by_name, {s.name: s for s in suits}, tuple(masks),
-                   bits_function(len(cards)))
+                   bits_function(len(cards)), bits_function(len(cards), values=cards))
 
     @property
     def by_rank_suit(self) -> dict[tuple[str, int], Card]:
@@ -149,9 +150,12 @@ def bits(mask: int) -> list[int]:
     return out
 
 
-def bits_function(width: int, offset: int = 0) -> Callable[[int], list[int]]:
-    """A fast `bits` for masks of at most `width` bits (each id plus `offset`): a table look-up per byte."""
-    tables = [tuple(tuple(offset + 8 * k + i for i in range(8) if b >> i & 1) for b in range(256))
+def bits_function(width: int, offset: int = 0, values: Sequence | None = None) -> Callable[[int], list]:
+    """A fast `bits` for masks of at most `width` bits (each id plus `offset`, or `values[id]`): a table
+    look-up per byte."""
+    def item(i: int):
+        return values[i] if values is not None else offset + i
+    tables = [tuple(tuple(item(8 * k + i) for i in range(8) if b >> i & 1 and 8 * k + i < width) for b in range(256))
               for k in range((width + 7) // 8)]
     parts = ", ".join(f"*_t{k}[m >> {8 * k} & 255]" if k else "*_t0[m & 255]" for k in range(len(tables)))
     env = {f"_t{k}": t for k, t in enumerate(tables)}

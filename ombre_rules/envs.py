@@ -11,12 +11,12 @@ SEAT_VARS = frozenset({"dealer", "forehand", "players"})
 DEAL_VARS = SEAT_VARS | frozenset({"declarer", "defenders", "contract", "trump", "committed", "stopped",
                                    "conceded", "pool", "trump_order", "tricks_played", "partner", "side", "called",
                                    "pool_before"})
-DEAL_FUNCS = frozenset({"card", "suit", "outranks", "is_trump", "tricks", "hand", "final_hand", "holder",
-                        "won", "points", "play_holder"})
+DEAL_FUNCS = frozenset({"card", "suit", "outranks", "is_trump", "tricks", "hand", "final_hand", "dealt_hand",
+                        "holder", "won", "points", "play_holder"})
 AUCTION_FUNCS = frozenset({"card", "hand", "holder"})
 CONTEXT_FUNCS: dict[str, tuple[int, int | None]] = {
     "card": (2, 2), "suit": (1, 1), "outranks": (2, 2), "is_trump": (1, 1), "tricks": (1, 1),
-    "hand": (1, 1), "final_hand": (1, 1), "holder": (1, 1), "won": (1, 1), "points": (1, 1),
+    "hand": (1, 1), "final_hand": (1, 1), "dealt_hand": (1, 1), "holder": (1, 1), "won": (1, 1), "points": (1, 1),
     "play_holder": (1, 1),
 }
 
@@ -157,8 +157,7 @@ class DealEnv(CardEnv):
         return ctx.trump_order_cards if ctx is not None else []
 
     def _mask_cards(self, mask: int) -> list:
-        cards = self._cards
-        return [cards[c] for c in self._deck.bits(mask)]
+        return self._deck.cards_in(mask)
 
     def f_tricks(self, seat):
         return self._state.tricks[seat] if seat is not None else 0
@@ -169,6 +168,10 @@ class DealEnv(CardEnv):
     def f_final_hand(self, seat):
         """The seat's hand when play began (after every exchange)."""
         return self._mask_cards(self._state.play_hands[seat]) if seat is not None else []
+
+    def f_dealt_hand(self, seat):
+        """The seat's hand as dealt (before any exchange)."""
+        return self._mask_cards(self._state.deal_hands[seat]) if seat is not None else []
 
     def f_won(self, seat):
         return self._mask_cards(self._state.won[seat]) if seat is not None else []

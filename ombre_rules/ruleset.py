@@ -34,17 +34,10 @@ class Limits:
     min: Expr
     max: Expr
 
-    @property
-    def min_const(self) -> int | None:
-        return self.__dict__.get("_min")
-
-    @property
-    def max_const(self) -> int | None:
-        return self.__dict__.get("_max")
-
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_min", int(self.min.value) if self.min.constant else None)
-        object.__setattr__(self, "_max", int(self.max.value) if self.max.constant else None)
+        # plain attributes, read on every exchange: the limits' values when they are constants, else None
+        object.__setattr__(self, "min_const", int(self.min.value) if self.min.constant else None)
+        object.__setattr__(self, "max_const", int(self.max.value) if self.max.constant else None)
 
 
 @dataclass(frozen=True)

@@ -27,8 +27,8 @@ def transfer(state, kind: str, frm: Any, to: Any, amount: Any) -> None:
     amount = int(amount or 0)
     pay = state.payments
     if kind == "pay":
-        for f in _seats(frm):
-            for t in _seats(to):
+        for f in (frm,) if type(frm) is int else _seats(frm):
+            for t in (to,) if type(to) is int else _seats(to):
                 if f != t:
                     pay[f] -= amount
                     pay[t] += amount

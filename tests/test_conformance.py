@@ -42,7 +42,7 @@ def _check_view(state: State, seat: int) -> None:
     assert not leaked, f"seat {seat} sees {leaked}"
 
 
-def _run(rules, deals: int, seed: int, views: bool) -> dict:
+def _run(rules, deals: int, seed: int, views: bool, contracts: dict | None = None) -> dict:
     rng = random.Random(seed)
     full = rules.deck.full_mask
     outcomes: dict[str, int] = {}
@@ -91,6 +91,8 @@ def _run(rules, deals: int, seed: int, views: bool) -> dict:
         rec = json.loads(json.dumps(to_record(s)))
         assert replay(rec, rules).result == res.to_dict()
         outcomes[res.outcome] = outcomes.get(res.outcome, 0) + 1
+        if contracts is not None:
+            contracts[res.contract] = contracts.get(res.contract, 0) + 1
         pool = res.pool_after
         dealer = rules.next_seat[dealer]
     return outcomes
@@ -120,3 +122,28 @@ OPTION_RUNS = [
 def test_each_option_keeps_every_invariant(variant):
     outcomes = _run(load(variant), 1000, 2, views=True)
     assert sum(outcomes.values()) == 1000
+
+
+def test_ombre_a_dos_random_deals_keep_every_invariant():
+    contracts: dict = {}
+    outcomes = _run(load("ombre-a-dos"), DEALS, 3, views=True, contracts=contracts)
+    assert sum(outcomes.values()) == DEALS
+    assert set(outcomes) == {"sacada", "remise", "codille", "vole", "vole_failed", "all_pass"}
+    assert set(contracts) == {"entrada", "vuelta", "solo", None}
+
+
+NEW_OPTION_RUNS = [
+    "ombre-a-dos(removed_suit=hearts)",
+    "ombre-a-dos(matadors_paid_on_naming=false)",
+    "ombre-a-dos(other_exchange=rest)",
+    "ombre-a-dos(ombre_min_exchange=1)",
+    "ombre-a-dos(vole=false)",
+    "ombre(scoring_model=pool_and_beasts)",
+    "ombre(scoring_model=pool_and_beasts,fish=12)",
+]
+
+
+@pytest.mark.parametrize("variant", NEW_OPTION_RUNS)
+def test_each_new_option_keeps_every_invariant_on_many_deals(variant):
+    outcomes = _run(load(variant), DEALS, 4, views=False)
+    assert sum(outcomes.values()) == DEALS

@@ -75,3 +75,25 @@ def test_a_malformed_record_is_refused_with_its_field(rec, message):
     with pytest.raises(ReplayError) as ei:
         replay(rec)
     assert ei.value.message == message
+
+
+@pytest.mark.parametrize("removed, kept", [("diamonds", "SCH"), ("hearts", "SCD")])
+def test_two_hand_deal_is_eight_each_in_packets_of_two_from_thirty_cards(removed, kept):
+    from ombre_rules.engine.state import shuffled
+
+    rules = load(f"ombre-a-dos(removed_suit={removed})")
+    deck = rules.deck
+    assert deck.size == 30
+    assert sorted({deck.name(c)[-1] for c in range(deck.size)}) == sorted(kept)
+    for dealer in (0, 1):
+        s = State(rules, seed=11, dealer=dealer)
+        order = shuffled(30, 11)
+        elder, other = 1 - dealer, dealer
+        want = {elder: [], other: []}
+        for k in range(4):  # four rounds of two, the elder first
+            want[elder] += order[4 * k:4 * k + 2]
+            want[other] += order[4 * k + 2:4 * k + 4]
+        assert s.hands[elder] == sum(1 << c for c in want[elder])
+        assert s.hands[other] == sum(1 << c for c in want[other])
+        assert s.talon == order[16:] and len(s.talon) == 14
+        assert s.current_player == elder

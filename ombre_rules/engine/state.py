@@ -42,7 +42,7 @@ class State:
     # the fields of the play loop first, so they share cache lines
     __slots__ = ("phase", "to_move", "lm", "nc", "hands", "hl", "trick", "history", "claim_pending", "concede_ok",
                  "keyrow", "best", "best_seat", "leader", "led", "follow_rows", "nxt", "n", "ctx", "rules", "tricks",
-                 "won", "trick_log", "claim_at", "ex_count", "ex_min", "ex_max", "ex_can_cede", "discards", "lc",
+                 "won", "trick_log", "claim_at", "ex_count", "ex_min", "ex_max", "ex_can_cede", "ex_acts", "discards", "lc",
                  "dealer", "seed", "talon", "deal_hands", "deal_talon", "pool_before", "pool", "payments",
                  "declarer", "contract", "trump", "turned", "high", "high_seat", "high_level", "passed",
                  "first_bidder", "round_no", "round_bids", "ex_queue", "ex_first_used", "ceded",
@@ -57,49 +57,39 @@ class State:
             raise OmbreError(f"dealer must be a seat from 0 to {n - 1}, not {dealer}")
         self.dealer = dealer
         self.seed = seed
-        if hands is None:
+        if hands is None:  # the deal function gives fresh lists
             hands, self.hl, talon = rules.deal(shuffled(rules.deck.size, seed), dealer)
         else:
             _check_deal(rules, hands, talon or [])
             self.hl = [rules.deck.bits(h) for h in hands]
-        self.hands = list(hands)
-        self.talon = list(talon or [])
+            hands = list(hands)
+            talon = list(talon or [])
+        self.hands = hands
+        self.talon = talon
         self.deal_hands = tuple(hands)
-        self.deal_talon = tuple(self.talon)
+        self.deal_talon = tuple(talon)
         self.pool_before = self.pool = pool
         self.payments = [0] * n
         self.history: list[int] = []
-        self.declarer = -1
+        self.declarer = self.turned = self.last_exchanger = self.claim_at = -1
+        self.leader = self.led = self.best = self.best_seat = self.lm = -1
         self.contract: Contract | None = None
-        self.trump = None
-        self.ctx = None
-        self.turned = -1
+        self.trump = self.ctx = self.lc = self.result = self.outcome = None
         self.discards = [0] * n
         self.drawn = [0] * n
-        self.last_exchanger = -1
-        self.ceded = False
-        self.ex_queue: list[int] = []
-        self.ex_count = self.ex_min = self.ex_max = 0
-        self.ex_can_cede = self.ex_first_used = False
-        self.trick: list[int] = []
-        self.lm = -1
-        self.lc: tuple[int, ...] | None = None
-        self.nc = rules.A_DISCARD
-        self.nxt = rules.next_seat
         self.tricks = [0] * n
         self.won = [0] * n
-        self.play_hands = list(self.hands)
+        self.ex_count = self.ex_min = self.ex_max = 0
+        self.ceded = self.ex_can_cede = self.ex_first_used = False
         self.committed = self.stopped = self.conceded = False
         self.claim_pending = self.concede_ok = self.concede_refused = False
-        self.claim_at = -1
-        self.consent_queue: list[int] = []
+        # sequences replaced (not changed in place) when their phase starts: shared empty tuples until then
+        self.ex_queue = self.ex_acts = self.play_hands = self.consent_queue = self.keyrow = self.follow_rows = ()
+        self.round_bids = ()
+        self.trick: list[int] = []
         self.trick_log: list[tuple[int, tuple[int, ...], int]] = []
-        self.result: Result | None = None
-        self.outcome: str | None = None
-        self.leader = self.led = self.best = self.best_seat = -1
-        self.keyrow: list[int] = []
-        self.follow_rows: list = []
-        self.round_bids: list = []
+        self.nc = rules.A_DISCARD
+        self.nxt = rules.next_seat
         self.called = self.partner = self.claim_seat = -1
         self.told = 0
         if rules.ante is not None:
@@ -147,17 +137,8 @@ class State:
                 self._play_extras(acts)
             return acts
         r = self.rules
-        if ph == 2:  # EXCHANGE
-            if self.ex_count < self.ex_max:
-                base = self.nc
-                acts = [base + c for c in self.hl[self.to_move]]
-            else:
-                acts = []
-            if self.ex_count >= self.ex_min:
-                acts.append(r.A_DRAW)
-            if self.ex_can_cede and self.ex_count == 0:
-                acts.append(r.A_CEDE)
-            return acts
+        if ph == 2:  # EXCHANGE: kept up to date by apply
+            return self.ex_acts[:]
         if ph == 0:  # AUCTION
             if self._forced():
                 return [r.A_PASS, r.A_HOLD]
@@ -205,6 +186,8 @@ class State:
 
     def _legal_other(self, ph: int, r: Ruleset) -> list[int]:
         if ph == TRUMP:
+            if self.contract.trump_allowed is None:
+                return list(range(r.A_TRUMP, r.A_TRUMP + len(r.deck.suits)))
             return [r.A_TRUMP + s.index for s in self._trump_options()]
         if ph == CONSENT:
             return [r.A_ACCEPT, r.A_REFUSE]
@@ -256,21 +239,30 @@ class State:
                 self._end_trick()
             return
         r = self.rules
-        if ph == 2 and r.A_DISCARD <= a < r.A_BID:  # EXCHANGE
-            bit = 1 << (a - r.A_DISCARD)
-            seat = self.to_move
-            if self.ex_count >= self.ex_max or not self.hands[seat] & bit:
-                self._illegal(a)
-            self.history.append(a)
-            self.hands[seat] ^= bit
-            self.hl[seat].remove(a - r.A_DISCARD)
-            self.discards[seat] |= bit
-            self.ex_count += 1
-            return
-        if ph == 2 and a == r.A_DRAW and self.ex_count >= self.ex_min:
-            self.history.append(a)
-            self._a_draw()
-            return
+        if ph == 2 and a in self.ex_acts:  # EXCHANGE
+            if a < r.A_BID:  # a discard
+                c = a - self.nc
+                bit = _BIT[c]
+                seat = self.to_move
+                self.history.append(a)
+                self.hands[seat] ^= bit
+                self.hl[seat].remove(c)
+                self.discards[seat] |= bit
+                k = self.ex_count = self.ex_count + 1
+                acts = self.ex_acts
+                if k == self.ex_max:
+                    self.ex_acts = [r.A_DRAW]
+                    return
+                acts.remove(a)
+                if k == 1 and self.ex_can_cede:
+                    acts.remove(r.A_CEDE)
+                if k == self.ex_min:
+                    acts.append(r.A_DRAW)
+                return
+            if a == r.A_DRAW:
+                self.history.append(a)
+                self._a_draw()
+                return
         if ph == 0:  # AUCTION: pass, a bid above the high one, or hold
             if a in self.round_bids[self.high_level] and self._bid_ok(a):
                 self.history.append(a)
@@ -457,6 +449,7 @@ class State:
     def _continue_exchange(self) -> None:
         """Give the next exchanger his turn, skipping those who may change nothing; then start play."""
         ex = self.contract.exchange
+        r = self.rules
         while self.ex_queue:
             if self.phase != TRUMP and self.contract.trump_mode == "named" and self.trump is None \
                     and self.ex_queue[0] != self.declarer:
@@ -468,10 +461,14 @@ class State:
                 lim = ex.declarer
             else:
                 lim = ex.other if self.ex_first_used else ex.first
-            hi = lim.max_const if lim.max_const is not None else self.eval(lim.max)
-            lo = lim.min_const if lim.min_const is not None else self.eval(lim.min)
-            cap = min(int(hi), len(self.talon), self.hands[seat].bit_count())
-            lo = min(max(int(lo), 0), cap)
+            hi = lim.max_const
+            if hi is None:
+                hi = int(self.eval(lim.max))
+            lo = lim.min_const
+            if lo is None:
+                lo = int(self.eval(lim.min))
+            cap = min(hi, len(self.talon), self.hands[seat].bit_count())
+            lo = min(max(lo, 0), cap)
             first_defender = seat != self.declarer and not self.ex_first_used
             if seat != self.declarer:
                 self.ex_first_used = True
@@ -481,8 +478,14 @@ class State:
             self.to_move = seat
             self.ex_count = 0
             self.ex_min, self.ex_max = lo, cap
-            self.ex_can_cede = (first_defender and ex.defender_first == "ceded" and not self.ceded
-                                and bool(self.ex_queue))
+            cede = self.ex_can_cede = (first_defender and ex.defender_first == "ceded" and not self.ceded
+                                       and bool(self.ex_queue))
+            base = self.nc
+            acts = self.ex_acts = [base + c for c in self.hl[seat]]
+            if lo == 0:
+                acts.append(r.A_DRAW)
+            if cede:
+                acts.append(r.A_CEDE)
             return
         if self.contract.trump_mode == "named" and self.trump is None:
             self.phase = TRUMP
@@ -497,7 +500,7 @@ class State:
         del self.talon[:k]
         m = 0
         for c in got:
-            m |= 1 << c
+            m |= _BIT[c]
         self.hands[seat] |= m
         if got:
             hl = self.hl[seat]
@@ -598,14 +601,13 @@ class State:
                 self.to_move = self.declarer
                 return
         self.phase = PLAY
-        self.play_hands = list(self.hands)
+        self.play_hands = tuple(self.hands)
         play = self.contract.play
-        env = self.env()
         self.leader = self.to_move = self._seat(play.first_leader)
         self.claim_at = play.claim[0] if play.claim is not None else -1
-        self.concede_ok = play.concede is not None and (play.concede[1] is None or bool(self.eval(play.concede[1],
-                                                                                                    env)))
-        self._trick_start()
+        self.concede_ok = play.concede is not None and (play.concede[1] is None or bool(self.eval(play.concede[1])))
+        if self.claim_at == 0:
+            self._trick_start()
 
     def _trick_start(self) -> None:
         play = self.contract.play
@@ -671,8 +673,8 @@ class State:
 
 
 _BIT = tuple(1 << i for i in range(1024))
-_LISTS = {"hands", "talon", "payments", "history", "passed", "ex_queue", "discards", "drawn", "trick", "tricks",
-          "won", "play_hands", "consent_queue", "trick_log"}
+_LISTS = {"hands", "talon", "ex_acts", "payments", "history", "passed", "ex_queue", "discards", "drawn", "trick", "tricks",
+          "won", "consent_queue", "trick_log", "bid_of"}
 
 
 def _make_clone():

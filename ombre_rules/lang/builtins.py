@@ -5,27 +5,36 @@ from collections.abc import Callable
 from typing import Any
 
 
-def _values(xs: tuple) -> Any:
+def _items(xs: tuple) -> list:
+    """The values of max/min: the items of a single list argument, else the arguments themselves."""
     if len(xs) == 1:
         x = xs[0]
-        return (x,) if x is None or isinstance(x, int) else x
-    return xs
+        if x is not None and not isinstance(x, int):
+            try:
+                return list(x)
+            except TypeError:
+                pass
+    return list(xs)
 
 
 def _max(*xs):
-    items = list(_values(xs))
+    items = _items(xs)
+    if None in items:  # a none does not count
+        items = [x for x in items if x is not None]
     try:
         return max(items, default=0)
-    except TypeError:  # a none among the values: it does not count
-        return max((x for x in items if x is not None), default=0)
+    except TypeError:  # a none among the values (or values that do not compare): they do not count
+        return max((x for x in items if isinstance(x, int)), default=0)
 
 
 def _min(*xs):
-    items = list(_values(xs))
+    items = _items(xs)
+    if None in items:  # a none does not count
+        items = [x for x in items if x is not None]
     try:
         return min(items, default=0)
     except TypeError:
-        return min((x for x in items if x is not None), default=0)
+        return min((x for x in items if isinstance(x, int)), default=0)
 
 
 def _sum(xs):

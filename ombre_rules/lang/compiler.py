@@ -379,7 +379,8 @@ class _Job:
         if arguments is None:
             args, nargs = "", 0
         elif arguments.data == "genexp":
-            args, nargs = "(" + self._comp(arguments.children[0], arguments.children[1]) + ")", 1
+            # a list, not a generator: expressions are pure and total, and a list comprehension runs faster
+            args, nargs = "[" + self._comp(arguments.children[0], arguments.children[1]) + "]", 1
         else:
             items = [self.emit(x) for x in arguments.children if x is not None]
             args, nargs = ", ".join(items), len(items)
