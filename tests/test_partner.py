@@ -5,12 +5,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from test_conformance import _run
 
 from ombre_rules import State, load
 from ombre_rules.log import format_deal
 from ombre_rules.players import act
-
-from test_conformance import _run
 
 DEALS = 10_000
 OPTION_DEALS = 2_000
