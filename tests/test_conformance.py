@@ -22,6 +22,12 @@ def _hidden_from(state: State, seat: int) -> int:
             m |= state.hands[s] | state.discards[s]
     for c in state.talon:
         m |= 1 << c
+    if state.called >= 0:  # a called card is named openly; who holds it is checked in test_partner
+        m &= ~(1 << state.called)
+    r = state.rules
+    if seat == state.current_player and state.phase_name == "call":  # the cards one may call are named, not placed
+        for a in state.legal_actions():
+            m &= ~(1 << (a - r.A_CALL))
     return m & ~known
 
 
