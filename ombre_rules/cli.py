@@ -10,7 +10,7 @@ from . import bench as bench_mod
 from .engine import State
 from .errors import OmbreError, SpecErrors
 from .log import format_deal
-from .players import make_player
+from .players import act, make_player
 from .ruleset import Ruleset, load
 
 EPILOG = """examples:
@@ -163,7 +163,7 @@ def cmd_play(args) -> int:
             show_new()
             a = _human_turn(state, seat)
         else:
-            a = players[seat].act(state, seat)
+            a = act(players[seat], state, seat)
         state.apply(a)
     show_new()
     if args.record:

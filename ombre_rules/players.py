@@ -8,8 +8,8 @@ from .errors import OmbreError
 
 
 class Player(Protocol):
-    def act(self, state, seat: int) -> int:
-        """Choose one of `state.legal_actions()` for `seat` (the seat to move)."""
+    def act(self, view: dict, legal: list[int]) -> int:
+        """Choose one of `legal` (action ids) seeing only `view`, the seat's observation (`State.view`)."""
 
 
 class RandomPlayer:
@@ -20,11 +20,16 @@ class RandomPlayer:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def act(self, state, seat: int) -> int:
-        return self.rng.choice(state.legal_actions())
+    def act(self, view: dict, legal: list[int]) -> int:
+        return self.rng.choice(legal)
 
 
 PLAYERS = {"random": RandomPlayer}
+
+
+def act(player: Player, state, seat: int) -> int:
+    """Ask a player for the move of `seat`, giving it that seat's view and the legal actions, nothing else."""
+    return player.act(state.view(seat), state.legal_actions())
 
 
 def make_player(name: str, seed: int | None = None) -> Player:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .envs import DEAL_FUNCS, DEAL_VARS, SEAT_VARS
+from .envs import DEAL_FUNCS, DEAL_VARS, SEAT_VARS, STATE_READS
 from .errors import SpecError, did_you_mean
 from .lang import Site
 
@@ -115,7 +115,7 @@ def _build(rs: Ruleset, name: str, contract: Contract | None):
             block.add(2, f"{'if' if j == 0 else 'elif'} _o == {oname!r}:")
             _steps(rs, oname, names, block, 3)
     block.add(1, "return _o")
-    return block.build(live=frozenset({"pool"}))
+    return block.build(live=frozenset({"pool"}), direct=STATE_READS)
 
 
 def build_settlement(rs: Ruleset) -> None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from ..cards import bits as _bits
 
-XPLAY, LAYAWAY, DEMAND, GIVE, RAISE = 6, 7, 8, 9, 10
+# numbered after the core phases (auction .. done, call, give)
+XPLAY, LAYAWAY, DEMAND, GIVEBACK, RAISE = 8, 9, 10, 11, 12
 EXTRA_PHASE_NAMES = ("play", "lay-away", "demand", "give", "raise")
 
 
@@ -61,6 +62,7 @@ class ExtraPhases:
         if la.at_deal:  # before the auction: its fields exist, empty
             self.high, self.high_level, self.high_seat = None, 0, -1
             self.passed = [False] * self.n
+            self.bid_of = [-1] * self.n
             self.first_bidder = self.round_no = 0
         if la.take_talon and self.talon:
             m = 0
@@ -144,7 +146,7 @@ class ExtraPhases:
             return
         self._move(c, holder, d)
         self.handed.append((c, holder, d, True))
-        self.phase = GIVE
+        self.phase = GIVEBACK
 
     def _give(self, c: int) -> None:
         d = self.declarer
@@ -199,6 +201,7 @@ class ExtraPhases:
         self.history.append(a)
         self.hands[seat] ^= 1 << a
         self.hl[seat].remove(a)
+        self.tm |= 1 << a
         self.lm = -1
         self.lc = None
         ctx = self.ctx

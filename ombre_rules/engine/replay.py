@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .phases import GIVEBACK
+
 
 @dataclass(frozen=True, slots=True)
 class Event:
@@ -37,8 +39,8 @@ def events(state) -> list[Event]:
     for i, a in enumerate(state.history):
         seat, phase = s.to_move, s.phase_name
         text = r.action_str(a)
-        handed = len(s.handed)
+        give_back = s.phase == GIVEBACK  # a card given for a demanded one: the two seats alone know it
         s.apply(a)
-        receiver = s.handed[handed][2] if a >= r.A_GIVE and len(s.handed) > handed else -1
-        out.append(Event(i, seat, phase, a, text, r.is_private(a), receiver))
+        receiver = s.handed[-1][2] if give_back else -1
+        out.append(Event(i, seat, phase, a, text, r.A_DISCARD <= a < r.A_BID or give_back, receiver))
     return out

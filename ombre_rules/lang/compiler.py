@@ -171,12 +171,18 @@ class Block:
         if loc is not None or text:
             self.origin[len(self.lines)] = (loc, text)
 
-    def build(self, live: frozenset[str] = frozenset()) -> Callable:
+    def build(self, live: frozenset[str] = frozenset(), direct: dict[str, str] | None = None) -> Callable:
         """Compile the function. Every environment value it reads, except those in `live` (which may change
-        while it runs), is read once at its start into a local."""
+        while it runs), is read once at its start into a local: from the source `direct[name]` when given,
+        else from the environment `_e`."""
         body = self.lines[1:]
         found = sorted({m for line in body for m in _ENV_READ.findall(line)} - set(live))
-        hoist = [f"    _h_{name} = _e.{name}" for name in found]
+        direct = direct or {}
+        hoist = [f"    _h_{name} = {direct.get(name, '_e.' + name)}" for name in found]
+        inline = sorted(set(live) & set(direct))  # read where used, but straight from the state
+        if inline:
+            pattern = re.compile(r"_e\.(" + "|".join(inline) + r")\b")
+            body = [pattern.sub(lambda m: direct[m.group(1)], line) for line in body]
         if found:
             pattern = re.compile(r"_e\.(" + "|".join(found) + r")\b")
             body = [pattern.sub(r"_h_\1", line) for line in body]
