@@ -5,6 +5,7 @@ import random
 from dataclasses import dataclass, field
 
 from .engine import State
+from .players import act
 from .ruleset import Ruleset
 
 
@@ -45,6 +46,6 @@ class Session:
             s = self.new_deal()
             while not s.is_terminal:
                 seat = s.current_player
-                s.apply(players[seat].act(s, seat))
+                s.apply(act(players[seat], s, seat))
             self.record(s)
         return self.deals

@@ -283,11 +283,12 @@ class State:
         """An independent copy (cheap: lists are copied, everything else is shared or immutable)."""
         return _clone(self)
 
-    def view(self, seat: int) -> dict[str, Any]:
-        """What one seat may see now (its hand, public information, its own discards)."""
+    def view(self, seat: int, actions: bool = True) -> dict[str, Any]:
+        """What one seat may see now (its hand, public information, its own discards); `actions=False` leaves
+        out the list of the deal's actions."""
         from .view import view
 
-        return view(self, seat)
+        return view(self, seat, actions)
 
     def returns(self) -> list[int]:
         """Each seat's net payment once the deal is over (zeros before)."""

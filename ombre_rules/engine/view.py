@@ -39,8 +39,8 @@ def public_actions(state, seat: int) -> list[dict[str, Any]]:
     return [e.public(seat) for e in events(state)]
 
 
-def view(state, seat: int) -> dict[str, Any]:
-    """A seat's observation as plain data."""
+def view(state, seat: int, actions: bool = True) -> dict[str, Any]:
+    """A seat's observation as plain data; `actions=False` leaves out the action list (a replay, the costly part)."""
     r = state.rules
     deck = r.deck
     n = state.n
@@ -56,6 +56,7 @@ def view(state, seat: int) -> dict[str, Any]:
         "hand_sizes": [bin(h).count("1") for h in state.hands],
         "talon_size": len(state.talon),
         "pool": state.pool,
+        "pool_before": state.pool_before,
         "declarer": state.declarer if state.declarer >= 0 else None,
         "contract": state.contract.name if state.contract else None,
         "trump": state.trump.name if state.trump is not None else None,
@@ -68,8 +69,9 @@ def view(state, seat: int) -> dict[str, Any]:
         "trick_history": [{"leader": ld, "cards": [deck.name(c) for c in cards], "winner": w}
                           for ld, cards, w in state.trick_log],
         "current_trick": [deck.name(c) for c in state.trick],
-        "actions": public_actions(state, seat),
     }
+    if actions:
+        out["actions"] = public_actions(state, seat)
     if state.current_player == seat:
         out["legal"] = [r.action_str(a) for a in state.legal_actions()]
     if state.result is not None:
