@@ -97,7 +97,7 @@ def _run_dask(variant: str, options: dict, names: list[str], seed: int, deals: i
     except ImportError:
         raise OmbreError("--dask needs the 'dask' extra: pip install 'ombre_rules[dask]'") from None
     try:
-        client = Client(address, timeout="10s", set_as_default=False)
+        client = Client(address, timeout="5s", set_as_default=False)
     except (OSError, TimeoutError, ValueError) as e:
         raise OmbreError(f"cannot reach the Dask scheduler at '{address}': {e}") from None
     try:
