@@ -9,13 +9,15 @@ FOLLOW_VARS = frozenset({"card", "led_card", "led_suit", "trump"})
 FOLLOW_FUNCS = frozenset({"card", "suit", "outranks", "is_trump"})
 SEAT_VARS = frozenset({"dealer", "forehand", "players"})
 DEAL_VARS = SEAT_VARS | frozenset({"declarer", "defenders", "contract", "trump", "committed", "stopped",
-                                   "conceded", "pool", "trump_order", "tricks_played"})
+                                   "conceded", "pool", "trump_order", "tricks_played", "partner", "side", "called",
+                                   "pool_before"})
 DEAL_FUNCS = frozenset({"card", "suit", "outranks", "is_trump", "tricks", "hand", "final_hand", "dealt_hand",
-                        "holder", "won", "points"})
+                        "holder", "won", "points", "play_holder"})
 AUCTION_FUNCS = frozenset({"card", "hand", "holder"})
 CONTEXT_FUNCS: dict[str, tuple[int, int | None]] = {
     "card": (2, 2), "suit": (1, 1), "outranks": (2, 2), "is_trump": (1, 1), "tricks": (1, 1),
     "hand": (1, 1), "final_hand": (1, 1), "dealt_hand": (1, 1), "holder": (1, 1), "won": (1, 1), "points": (1, 1),
+    "play_holder": (1, 1),
 }
 
 
@@ -108,8 +110,35 @@ class DealEnv(CardEnv):
 
     @property
     def defenders(self):
+        """Every seat but the declarer and his partner (if a called card made one)."""
         st = self._state
-        return list(st.rules.seat_orders[st.declarer][1:]) if st.declarer >= 0 else []
+        if st.declarer < 0:
+            return []
+        return [s for s in st.rules.seat_orders[st.declarer][1:] if s != st.partner]
+
+    @property
+    def partner(self):
+        """The declarer's partner by a called card (none without one, or when he holds it himself)."""
+        p = self._state.partner
+        return p if p >= 0 else None
+
+    @property
+    def side(self):
+        """The declarer and his partner, if any."""
+        st = self._state
+        if st.declarer < 0:
+            return []
+        return [st.declarer] + ([st.partner] if st.partner >= 0 else [])
+
+    @property
+    def called(self):
+        c = self._state.called
+        return self._cards[c] if c >= 0 else None
+
+    @property
+    def pool_before(self):
+        """The pool as the deal began, before its ante."""
+        return self._state.pool_before
 
     @property
     def contract(self):
@@ -165,6 +194,16 @@ class DealEnv(CardEnv):
             return 0
         cards = self._cards
         return sum(cards[c].points for c in self._deck.bits(self._state.won[seat]))
+
+    def f_play_holder(self, c):
+        """The seat that held card c when play began (none if nobody did)."""
+        if c is None:
+            return None
+        bit = 1 << c.id
+        for seat, h in enumerate(self._state.play_hands):
+            if h & bit:
+                return seat
+        return None
 
     def f_holder(self, c):
         if c is None:

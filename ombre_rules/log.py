@@ -42,6 +42,20 @@ def _leftover(s, viewer: int | None) -> list[str]:
     return [f"  left in the stock, shown: {' '.join(deck.names(shown))}"] if shown else []
 
 
+def _call_lines(s, card: int, viewer: int | None) -> list[str]:
+    """What a call tells the viewer: a demanded card changes hands openly; a partner's seat only to himself."""
+    name = s.rules.deck.name(card)
+    if s.contract.call.demand:
+        return [f"  seat {s.partner} hands {name} to seat {s.declarer}"] if s.partner >= 0 else []
+    if s.partner < 0:
+        return [f"  seat {s.declarer} holds {name} himself"] if viewer in (None, s.declarer) else []
+    if viewer is None:
+        return [f"  seat {s.partner} holds {name}: the hidden partner"]
+    if viewer == s.partner:
+        return [f"  you hold {name}: you are the hidden partner of seat {s.declarer}"]
+    return []
+
+
 def format_deal(state, viewer: int | None = None, header: bool = True) -> list[str]:
     """Log lines for the deal so far; `viewer` hides what that seat may not see."""
     r = state.rules
@@ -75,6 +89,7 @@ def format_deal(state, viewer: int | None = None, header: bool = True) -> list[s
         elif a < r.A_DISCARD:
             before_log = len(s.trick_log)
             was_committed = s.committed
+            was_told = s.told
             s.apply(a)
             if s.committed and not was_committed:
                 lines.append(f"  {_seat(s, seat)} plays on after the first {before_log} tricks: committed")
@@ -87,11 +102,18 @@ def format_deal(state, viewer: int | None = None, header: bool = True) -> list[s
                     plays.append(f"{p}:{deck.name(c)}")
                     p = r.next_seat[p]
                 lines.append(f"  trick {trick_no}: {' '.join(plays)} -> seat {w}")
+            if a == s.called and seat == s.partner:
+                lines.append(f"  {_seat(s, seat)} played the called card {deck.name(a)}: "
+                             f"the partner of seat {s.declarer}")
+            if s.told != was_told and (viewer is None or s.told >> viewer & 1):
+                lines.append(f"  seat {s.declarer} is told his partner: seat {s.partner}")
             continue
         else:
             lines.append(f"  {_seat(s, seat)}: {ev.text}")
         prev_contract = s.contract
         s.apply(a)
+        if r.A_CALL <= a < r.A_GIVE:
+            lines += _call_lines(s, a - r.A_CALL, viewer)
         if s.contract is not None and prev_contract is None:
             lines.append(f"  {_seat(s, s.declarer)} is declarer: {s.contract.name}")
             if s.turned >= 0:

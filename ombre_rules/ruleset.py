@@ -56,6 +56,16 @@ class PlayRules:
     follow: tuple[tuple[Expr, Expr | None], ...]
     claim: tuple[int, Expr] | None
     concede: tuple[int, Expr | None, Expr | None] | None
+    claim_by_side: bool = False
+    claim_tells: bool = False
+
+
+@dataclass(frozen=True)
+class CallRules:
+    """Calling a card once trumps are known: which cards may be called, and what the call does."""
+
+    allowed: Expr
+    demand: bool
 
 
 @dataclass(eq=False)
@@ -75,6 +85,7 @@ class Contract:
     ranking: str = ""
     exchange: ExchangeRules | None = None
     play: PlayRules | None = None
+    call: CallRules | None = None
     outcomes_path: tuple = ()
     finish: Any = None
     follow_id: int = 0
@@ -159,6 +170,8 @@ class AuctionRules:
     force_who: Expr | None
     force_contract: Contract | None
     extra_round: tuple[Contract, ...]
+    forced_bid: Contract | None = None
+    forced_by: frozenset = frozenset()
 
 
 @dataclass(eq=False)
@@ -224,15 +237,26 @@ class Ruleset:
         first = self._expr(("auction", "first"), Site("auction.first", SEAT_VARS, AUCTION_FUNCS), "forehand")
         force_contract = force_who = None
         extra: tuple[Contract, ...] = ()
-        if ap["then"] == "force":
+        if ap["then"] == "force" and ap.get("contracts"):  # the forced seat chooses one of these contracts
+            extra = tuple(self._contract_ref(c, ("auction", "all_pass", "contracts", i))
+                          for i, c in enumerate(ap["contracts"]))
+            force_who = self._expr(("auction", "all_pass", "who"), Site("auction.all_pass.who", SEAT_VARS,
+                                                                         AUCTION_FUNCS), "forehand")
+        elif ap["then"] == "force":
             force_contract = self._contract_ref(ap.get("contract"), ("auction", "all_pass", "contract"))
             force_who = self._expr(("auction", "all_pass", "who"), Site("auction.all_pass.who", SEAT_VARS,
                                                                          AUCTION_FUNCS), "forehand")
         elif ap["then"] == "auction":
             extra = tuple(self._contract_ref(c, ("auction", "all_pass", "contracts", i))
                           for i, c in enumerate(ap.get("contracts") or []))
+        forced = data["auction"].get("forced")
+        forced_bid, forced_by = None, frozenset()
+        if forced:
+            forced_bid = self._contract_ref(forced["bid"], ("auction", "forced", "bid"))
+            forced_by = frozenset(self._contract_ref(c, ("auction", "forced", "by", i))
+                                  for i, c in enumerate(forced["by"]))
         self.auction = AuctionRules(first, data["auction"].get("hold", "earlier_seat"), ap["then"],
-                                    force_who, force_contract, extra)
+                                    force_who, force_contract, extra, forced_bid, forced_by)
         self.hold_by_priority = self.auction.hold == "earlier_seat"
         self.main_round = tuple(sorted((c for c in self.contracts if c.biddable), key=lambda c: c.level))
         self.follow_lists: list[tuple] = []
@@ -260,12 +284,14 @@ class Ruleset:
         base = 2 * nc + nk + ns
         (self.A_PASS, self.A_HOLD, self.A_DRAW, self.A_CEDE, self.A_STOP, self.A_CONCEDE,
          self.A_ACCEPT, self.A_REFUSE) = range(base, base + 8)
-        self.num_actions = base + 8
+        self.A_CALL = base + 8
+        self.A_GIVE = self.A_CALL + nc
+        self.num_actions = self.A_GIVE + nc
         self.deal = self._deal_function()
 
     def _deal_function(self):
         """A generated function dealing a shuffled deck in packets from the seat after the dealer:
-        (deck order, dealer) -> (hand masks by seat, talon)."""
+        (deck order, dealer) -> (hand masks by seat, sorted hands by seat, talon), all fresh lists."""
         n = self.players
         packets = self.spec.data["deal"]["packets"]
         per_seat: list[list[int]] = [[] for _ in range(n)]
@@ -281,16 +307,17 @@ class Ruleset:
         if talon != "rest" and pos + int(talon) != self.deck.size:
             raise SpecError(f"the deal gives out {pos} cards and a talon of {talon}; the deck has "
                             f"{self.deck.size}", self.loc(("deal", "talon")))
-        masks = ", ".join("|".join(f"_B[d[{i}]]" for i in idx) or "0" for idx in per_seat)
-        lists = ", ".join("_s([" + ", ".join(f"d[{i}]" for i in idx) + "])" for idx in per_seat)
-        fn = eval(f"lambda d: (({masks},), ({lists},))",  # noqa: S307 - generated from integers only
-                  {"_B": [1 << c for c in range(self.deck.size)], "_s": sorted})
-        rot = [[(s - self.next_seat[dealer]) % n for s in range(n)] for dealer in range(n)]
+        env = {"_B": [1 << c for c in range(self.deck.size)], "_s": sorted}
+        by_dealer = []
+        for dealer in range(n):
+            first = self.next_seat[dealer]  # the packets go round from the seat after the dealer
+            own = [per_seat[(s - first) % n] for s in range(n)]
+            masks = ", ".join("|".join(f"_B[d[{i}]]" for i in idx) or "0" for idx in own)
+            lists = ", ".join("_s([" + ", ".join(f"d[{i}]" for i in idx) + "])" for idx in own)
+            by_dealer.append(eval(f"lambda d: ([{masks}], [{lists}], d[{pos}:])", env))  # noqa: S307 - integers only
 
         def deal(deck: list[int], dealer: int) -> tuple[list[int], list[list[int]], list[int]]:
-            masks, lists = fn(deck)
-            order = rot[dealer]
-            return [masks[i] for i in order], [lists[i] for i in order], deck[pos:]
+            return by_dealer[dealer](deck)
         return deal
 
     def _namespace(self) -> None:
@@ -486,15 +513,22 @@ class Ruleset:
             exempt = self._expr(p + (i, "exempt"), fsite)
             follow.append((must, exempt))
         claim = None
+        claim_by_side = claim_tells = False
         p = self._pick(cp + ("play", "claim"), ("play", "claim"))
         if p:
             claim = (int(_get_path(self.spec.data, p + ("after_trick",))), self._expr(p + ("when",), psite, True))
+            claim_by_side = _get_path(self.spec.data, p + ("by",)) == "side"
+            claim_tells = _get_path(self.spec.data, p + ("tell_partner",)) is True
         concede = None
         p = self._pick(cp + ("play", "concede"), ("play", "concede"))
         if p:
             concede = (int(_get_path(self.spec.data, p + ("before_trick",))), self._expr(p + ("when",), psite),
                        self._expr(p + ("consent",), psite))
-        c.play = PlayRules(first, tuple(follow), claim, concede)
+        c.play = PlayRules(first, tuple(follow), claim, concede, claim_by_side, claim_tells)
+        p = self._pick(cp + ("call",), ("call",))
+        if p:
+            allowed = self._expr(p + ("allowed",), Site("call.allowed", DEAL_VARS | {"choice"}, DEAL_FUNCS), True)
+            c.call = CallRules(allowed, _get_path(self.spec.data, p + ("mode",)) == "demand")
         if c.play.follow not in self.follow_lists:
             self.follow_lists.append(c.play.follow)
         c.follow_id = self.follow_lists.index(c.play.follow)
@@ -564,8 +598,8 @@ class Ruleset:
         return levels
 
     def bid_level(self, c: Contract, round_no: int) -> int:
-        """A contract's rank in an auction round; in the round after all passed, contracts without a level
-        rank in the order they are listed there."""
+        """A contract's rank in an auction round; in the round after all passed (or the forced seat's choice),
+        contracts without a level rank in the order they are listed there."""
         if c.level or round_no == 0:
             return c.level
         return self.auction.extra_round.index(c) + 1
@@ -619,6 +653,10 @@ class Ruleset:
             return "bid " + self.contracts[a - self.A_BID].name
         if a < self.A_PASS:
             return "trump " + self.deck.suits[a - self.A_TRUMP].name
+        if a >= self.A_GIVE:
+            return "give " + self.deck.name(a - self.A_GIVE)
+        if a >= self.A_CALL:
+            return "call " + self.deck.name(a - self.A_CALL)
         return ("pass", "hold", "draw", "cede", "stop", "concede", "accept", "refuse")[a - self.A_PASS]
 
     def parse_action(self, text: str) -> int:
@@ -638,6 +676,10 @@ class Ruleset:
                 return self.deck.parse(arg)
             if verb == "discard":
                 return self.A_DISCARD + self.deck.parse(arg)
+            if verb == "call":
+                return self.A_CALL + self.deck.parse(arg)
+            if verb == "give":
+                return self.A_GIVE + self.deck.parse(arg)
             if verb == "bid":
                 c = self.contract_by_name.get(arg) or {k.lower(): v for k, v in self.contract_by_name.items()}.get(
                     arg.lower())
@@ -650,7 +692,7 @@ class Ruleset:
                 if s is None:
                     raise InvalidActionError(f"unknown suit '{arg}'{did_you_mean(arg, self.deck.suit_by_name)}")
                 return self.A_TRUMP + s.index
-        verbs = ("play", "discard", "bid", "trump") + simple
+        verbs = ("play", "discard", "bid", "trump", "call", "give") + simple
         if verb not in verbs:
             raise InvalidActionError(f"unknown action '{text.strip()}'{did_you_mean(verb, verbs)}")
         want = "no argument" if verb in simple else "one argument"

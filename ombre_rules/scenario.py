@@ -17,7 +17,8 @@ from .spec.yamlpos import PositionedDoc, load_file
 
 KEYS = {"name", "variant", "options", "dealer", "pool", "hands", "talon", "seed", "actions", "expect", "doc"}
 EXPECT_KEYS = {"legal", "illegal", "trick_winners", "tricks", "outcome", "payments", "pool", "declarer",
-               "contract", "trump", "phase", "to_move", "hand", "view", "stopped", "committed"}
+               "contract", "trump", "phase", "to_move", "hand", "view", "stopped", "committed", "partner",
+               "called"}
 
 
 @dataclass
@@ -243,6 +244,8 @@ class _Runner:
             "to_move": state.current_player,
             "stopped": state.stopped,
             "committed": state.committed,
+            "partner": state.partner if state.partner >= 0 else None,
+            "called": r.deck.name(state.called) if state.called >= 0 else None,
         }
         for key, want in expect.items():
             if key in ("legal", "illegal", "view"):

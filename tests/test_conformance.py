@@ -22,6 +22,12 @@ def _hidden_from(state: State, seat: int) -> int:
             m |= state.hands[s] | state.discards[s]
     for c in state.talon:
         m |= 1 << c
+    if state.called >= 0:  # a called card is named openly; who holds it is checked in test_partner
+        m &= ~(1 << state.called)
+    r = state.rules
+    if seat == state.current_player and state.phase_name == "call":  # the cards one may call are named, not placed
+        for a in state.legal_actions():
+            m &= ~(1 << (a - r.A_CALL))
     return m & ~known
 
 
@@ -29,8 +35,9 @@ def _check_view(state: State, seat: int) -> None:
     names = set()
     text = json.dumps(state.view(seat))
     deck = state.rules.deck
+    hidden = _hidden_from(state, seat)
     for c in range(deck.size):
-        if _hidden_from(state, seat) >> c & 1:
+        if hidden >> c & 1:
             names.add(deck.name(c))
     leaked = sorted(n for n in names if f'"{n}"' in text or f" {n}\"" in text)
     assert not leaked, f"seat {seat} sees {leaked}"

@@ -14,8 +14,8 @@ from ..errors import IllegalActionError, OmbreError, SpecError
 from ..lang.compiler import block_error
 from ..ruleset import Contract, Ruleset
 
-AUCTION, TRUMP, EXCHANGE, PLAY, CONSENT, DONE = range(6)
-PHASE_NAMES = ("auction", "trump", "exchange", "play", "consent", "done")
+AUCTION, TRUMP, EXCHANGE, PLAY, CONSENT, DONE, CALL, GIVE = range(8)
+PHASE_NAMES = ("auction", "trump", "exchange", "play", "consent", "done", "call", "give")
 
 
 class Result(NamedTuple):
@@ -47,7 +47,7 @@ class State:
                  "declarer", "contract", "trump", "turned", "high", "high_seat", "high_level", "passed",
                  "first_bidder", "round_no", "round_bids", "bid_levels", "ex_queue", "ex_first_used", "ceded",
                  "drawn", "last_exchanger", "play_hands", "committed", "stopped", "conceded", "concede_refused",
-                 "consent_queue", "result", "outcome")
+                 "consent_queue", "result", "outcome", "called", "partner", "told", "claim_seat", "bid_of")
 
     def __init__(self, rules: Ruleset, *, seed: int | None = None, dealer: int = 0, pool: int = 0,
                  hands: list[int] | None = None, talon: list[int] | None = None) -> None:
@@ -91,6 +91,8 @@ class State:
         self.trick_log: list[tuple[int, tuple[int, ...], int]] = []
         self.nc = rules.A_DISCARD
         self.nxt = rules.next_seat
+        self.called = self.partner = self.claim_seat = -1
+        self.told = 0
         if rules.ante is not None:
             self._ante()
         self._start_auction(0, rules.main_round)
@@ -139,7 +141,11 @@ class State:
         if ph == 2:  # EXCHANGE: kept up to date by apply
             return self.ex_acts[:]
         if ph == 0:  # AUCTION
+            if self._forced():
+                return [r.A_PASS, r.A_HOLD]
             acts = list(self.round_bids[self.high_level])
+            if self.round_no == 2:  # a seat forced to choose a contract may not pass
+                acts.remove(r.A_PASS)
             if self._may_hold():
                 acts.append(r.A_HOLD)
             return acts
@@ -147,8 +153,24 @@ class State:
         self.lc = tuple(acts)
         return acts
 
+    def _forced(self) -> bool:
+        """Whether the seat to move is forced: its standing bid was overcalled by one that lets it only pass or
+        take the high bid over."""
+        au = self.rules.auction
+        return (au.forced_bid is not None and self.high in au.forced_by and self.high_seat != self.to_move
+                and self.bid_of[self.to_move] == au.forced_bid.index)
+
+    def _bid_ok(self, a: int) -> bool:
+        """A pass or bid of the round is refused only to a forced seat: an overcalled one may not bid, one
+        forced to choose a contract may not pass."""
+        if a == self.rules.A_PASS:
+            return self.round_no != 2
+        return not self._forced()
+
     def _may_hold(self) -> bool:
-        """Whether the seat to move may take over the high bid at its level: it bids earlier."""
+        """Whether the seat to move may take over the high bid at its level: it bids earlier, or it is forced."""
+        if self._forced():
+            return True
         hs = self.high_seat
         if hs < 0 or not self.rules.hold_by_priority:
             return False
@@ -170,6 +192,10 @@ class State:
             return [r.A_TRUMP + s.index for s in self._trump_options()]
         if ph == CONSENT:
             return [r.A_ACCEPT, r.A_REFUSE]
+        if ph == CALL:
+            return [r.A_CALL + c for c in self._callable()]
+        if ph == GIVE:
+            return [r.A_GIVE + c for c in self.hl[self.declarer] if c != self.called]
         return []
 
     def apply(self, a: int) -> None:
@@ -241,21 +267,26 @@ class State:
                 self._a_draw()
                 return
         if ph == 0:  # AUCTION: pass, a bid above the high one, or hold
-            if a in self.round_bids[self.high_level]:
+            if a in self.round_bids[self.high_level] and self._bid_ok(a):
                 self.history.append(a)
                 if a == r.A_PASS:
                     self.passed[self.to_move] = True
                 else:
                     i = a - r.A_BID
                     self.high = r.contracts[i]
+                    self.bid_of[self.to_move] = i
                     self.high_level = self.bid_levels[i]
                     self.high_seat = self.to_move
                 self._next_bidder()
                 return
             if a == r.A_HOLD and self._may_hold():
                 self.history.append(a)
+                forced = self._forced()
                 self.high_seat = self.to_move
-                self._next_bidder()
+                if forced:
+                    self._end_auction()
+                else:
+                    self._next_bidder()
                 return
             self._illegal(a)
         legal = self.lc if self.lc is not None else self.legal_actions()
@@ -264,7 +295,9 @@ class State:
         self.history.append(a)
         self.lm = -1
         self.lc = None
-        if a >= r.A_PASS:
+        if a >= r.A_CALL:
+            self._a_call(a - r.A_CALL) if a < r.A_GIVE else self._a_give(a - r.A_GIVE)
+        elif a >= r.A_PASS:
             _SPECIAL[a - r.A_PASS](self)
         else:  # a trump suit named (bids are handled with the auction above)
             self._set_trump(r.deck.suits[a - r.A_TRUMP])
@@ -344,6 +377,7 @@ class State:
         self.high_level = 0
         self.high_seat = -1
         self.passed = [False] * self.n
+        self.bid_of = [-1] * self.n
         self.round_bids = self.rules.bid_lists(contracts, rnd)
         self.bid_levels = self.rules.bid_levels(rnd)
         first = self._seat(self.rules.auction.first)
@@ -366,7 +400,12 @@ class State:
             self._begin_contract(self.high_seat, self.high)
             return
         ap = r.auction
-        if ap.all_pass == "force":
+        if ap.all_pass == "force" and ap.force_contract is None and self.round_no == 0:
+            seat = self._seat(ap.force_who)
+            self._start_auction(2, ap.extra_round)
+            self.passed = [s != seat for s in range(self.n)]
+            self.first_bidder = self.to_move = seat
+        elif ap.all_pass == "force" and ap.force_contract is not None:
             self._begin_contract(self._seat(ap.force_who), ap.force_contract)
         elif ap.all_pass == "auction" and self.round_no == 0 and ap.extra_round:
             self._start_auction(1, ap.extra_round)
@@ -513,8 +552,61 @@ class State:
         self.consent_queue = []
         self.to_move = self.declarer
 
+    # -- calling a card -------------------------------------------------------------------------------
+    def _callable(self) -> list[int]:
+        """The cards the declarer may call now, by the contract's `call.allowed`."""
+        env = self.env()
+        cards = self.rules.deck.cards
+        allowed = self.contract.call.allowed
+        out = []
+        for c in range(self.rules.deck.size):
+            env.choice = cards[c]
+            if self.eval(allowed, env):
+                out.append(c)
+        return out
+
+    def _a_call(self, c: int) -> None:
+        """A card is called: its holder becomes the hidden partner, or (demand) hands it to the declarer."""
+        self.called = c
+        bit = 1 << c
+        holder = next((s for s in range(self.n) if self.hands[s] & bit), -1)
+        d = self.declarer
+        if not self.contract.call.demand:
+            self.partner = holder if holder != d else -1
+            self._start_play()
+            return
+        if holder >= 0 and holder != d:
+            self.hands[holder] ^= bit
+            self.hl[holder].remove(c)
+            self.hands[d] |= bit
+            self.hl[d].append(c)
+            self.hl[d].sort()
+            self.partner = holder  # only until the declarer has given his card back
+            self.phase = GIVE
+            self.to_move = d
+            return
+        self._start_play()
+
+    def _a_give(self, c: int) -> None:
+        """The declarer gives a card of his choice to the seat that handed him the demanded card."""
+        d, h = self.declarer, self.partner
+        bit = 1 << c
+        self.hands[d] ^= bit
+        self.hl[d].remove(c)
+        self.hands[h] |= bit
+        self.hl[h].append(c)
+        self.hl[h].sort()
+        self.partner = -1
+        self._start_play()
+
     # -- play ------------------------------------------------------------------------------------------
     def _start_play(self) -> None:
+        call = self.contract.call
+        if call is not None and self.called < 0:
+            if self._callable():
+                self.phase = CALL
+                self.to_move = self.declarer
+                return
         self.phase = PLAY
         self.play_hands = tuple(self.hands)
         play = self.contract.play
@@ -525,9 +617,15 @@ class State:
             self._trick_start()
 
     def _trick_start(self) -> None:
-        if len(self.trick_log) == self.claim_at and not self.committed and self.leader == self.declarer \
-                and self.eval(self.contract.play.claim[1]):
+        play = self.contract.play
+        leader = self.leader
+        if len(self.trick_log) == self.claim_at and not self.committed \
+                and (leader == self.declarer or (play.claim_by_side and leader == self.partner)) \
+                and self.eval(play.claim[1]):
             self.claim_pending = True
+            self.claim_seat = leader
+            if play.claim_tells and self.partner >= 0:
+                self.told |= 1 << self.declarer
 
     def _end_trick(self) -> None:
         w = self.best_seat
@@ -579,7 +677,7 @@ class State:
 
 _BIT = tuple(1 << i for i in range(1024))
 _LISTS = {"hands", "talon", "ex_acts", "payments", "history", "passed", "ex_queue", "discards", "drawn", "trick", "tricks",
-          "won", "consent_queue", "trick_log"}
+          "won", "consent_queue", "trick_log", "bid_of"}
 
 
 def _make_clone():

@@ -16,7 +16,32 @@ def visible_cards(state, seat: int) -> int:
     if state.turned >= 0:
         m |= 1 << state.turned
     m |= leftover_shown(state, seat)
+    m |= demanded_shown(state)
     return m
+
+
+def demanded_shown(state) -> int:
+    """A demanded card and the card given for it: both change hands openly."""
+    call = state.contract.call if state.contract is not None else None
+    if call is None or not call.demand or state.called < 0:
+        return 0
+    m = 1 << state.called
+    r = state.rules
+    for a in state.history:
+        if a >= r.A_GIVE:
+            m |= 1 << (a - r.A_GIVE)
+    return m
+
+
+def partner_known(state, seat: int) -> bool:
+    """Whether `seat` knows who holds the called card: the holder himself; the declarer once told; everyone
+    once the card is played, once the partner has spoken for the side (claim), or when the deal is over."""
+    p = state.partner
+    call = state.contract.call if state.contract is not None else None
+    if p < 0 or call is None or call.demand:
+        return False
+    return (seat == p or bool(state.told >> seat & 1) or not state.hands[p] >> state.called & 1
+            or (state.claim_seat == p and (state.committed or state.stopped)) or state.result is not None)
 
 
 def leftover_shown(state, seat: int) -> int:
@@ -61,6 +86,8 @@ def view(state, seat: int, actions: bool = True) -> dict[str, Any]:
         "contract": state.contract.name if state.contract else None,
         "trump": state.trump.name if state.trump is not None else None,
         "turned": deck.name(state.turned) if state.turned >= 0 else None,
+        "called": deck.name(state.called) if state.called >= 0 else None,
+        "partner": state.partner if partner_known(state, seat) else None,
         "my_discards": deck.names(state.discards[seat]),
         "my_draws": deck.names(state.drawn[seat]),
         "discard_counts": [bin(d).count("1") for d in state.discards],
