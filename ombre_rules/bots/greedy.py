@@ -9,6 +9,8 @@ from .seat import Seat, from_state, from_view
 
 # A bid needs this share of the tricks above an equal share (a declarer must beat each opponent).
 BID_MARGIN = 0.08
+# How much more each rung up the contract ladder asks for.
+LEVEL_STEP = 0.3
 # What one exchanged card is worth in tricks, on average.
 EXCHANGE_GAIN = 0.2
 
@@ -130,16 +132,25 @@ class GreedyPolicy:
 
     # -- auction ---------------------------------------------------------------------------------------
     def bid(self, s: Seat, legal: list[int]) -> int:
+        """The lowest bid the hand supports: each contract up the ladder asks for more (LEVEL_STEP a rung);
+        a contract with a called partner asks a side's share less what a partner brings on average."""
         r = s.rules
         unseen = r.deck.full_mask & ~s.seen
-        need = s.tricks_total * (1 / max(s.active, 2) + BID_MARGIN)
-        bids = sorted((r.contracts[a - r.A_BID] for a in legal if r.A_BID <= a < r.A_TRUMP),
-                      key=lambda c: -c.level)
+        share = s.tricks_total / max(s.active, 2)
+        ladder = sorted({c.level for c in r.contracts if c.biddable})
+        bids = sorted((r.contracts[a - r.A_BID] for a in legal if r.A_BID <= a < r.A_TRUMP), key=lambda c: c.level)
+
+        def need(c) -> float:
+            side = 2 if getattr(c, "call", None) is not None else 1
+            base = s.tricks_total * (side / max(s.active, 2) + BID_MARGIN) - (side - 1) * share
+            rung = ladder.index(c.level) if c.level in ladder else 0
+            return base * (1 + LEVEL_STEP * rung)
+
         for c in bids:
-            if contract_value(r, c, s.hand, unseen, s.talon) >= need:
+            if contract_value(r, c, s.hand, unseen, s.talon) >= need(c):
                 return r.A_BID + c.index
         if r.A_HOLD in legal and s.high_bid is not None \
-                and contract_value(r, s.high_bid, s.hand, unseen, s.talon) >= need:
+                and contract_value(r, s.high_bid, s.hand, unseen, s.talon) >= need(s.high_bid):
             return r.A_HOLD
         return r.A_PASS if r.A_PASS in legal else self.rng.choice(legal)
 
