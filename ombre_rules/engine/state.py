@@ -455,48 +455,52 @@ class State:
 
     def _continue_exchange(self) -> None:
         """Give the next exchanger his turn, skipping those who may change nothing; then start play."""
-        ex = self.contract.exchange
-        r = self.rules
-        while self.ex_queue:
-            if self.phase != TRUMP and self.contract.trump_mode == "named" and self.trump is None \
-                    and self.ex_queue[0] != self.declarer:
+        c = self.contract
+        ex = c.exchange
+        decl = self.declarer
+        queue = self.ex_queue
+        trump_due = self.trump is None and c.trump_mode == "named"  # named, but not yet
+        while queue:
+            seat = queue[0]
+            if trump_due and seat != decl and self.phase != TRUMP:
                 self.phase = TRUMP
-                self.to_move = self.declarer
+                self.to_move = decl
                 return
-            seat = self.ex_queue.pop(0)
-            if seat == self.declarer:
+            del queue[0]
+            if seat == decl:
                 lim = ex.declarer
+                first_defender = False
             else:
-                lim = ex.other if self.ex_first_used else ex.first
+                first_defender = not self.ex_first_used
+                lim = ex.first if first_defender else ex.other
+                self.ex_first_used = True
             hi = lim.max_const
             if hi is None:
                 hi = int(self.eval(lim.max))
+            cap = min(hi, len(self.talon), self.hands[seat].bit_count())
+            if cap <= 0:
+                continue
             lo = lim.min_const
             if lo is None:
                 lo = int(self.eval(lim.min))
-            cap = min(hi, len(self.talon), self.hands[seat].bit_count())
-            lo = min(max(lo, 0), cap)
-            first_defender = seat != self.declarer and not self.ex_first_used
-            if seat != self.declarer:
-                self.ex_first_used = True
-            if cap <= 0:
-                continue
+            lo = 0 if lo < 0 else (cap if lo > cap else lo)
             self.phase = EXCHANGE
             self.to_move = seat
             self.ex_count = 0
-            self.ex_min, self.ex_max = lo, cap
+            self.ex_min = lo
+            self.ex_max = cap
             cede = self.ex_can_cede = (first_defender and ex.defender_first == "ceded" and not self.ceded
-                                       and bool(self.ex_queue))
+                                       and bool(queue))
             base = self.nc
             acts = self.ex_acts = [base + c for c in self.hl[seat]]
             if lo == 0:
-                acts.append(r.A_DRAW)
+                acts.append(self.rules.A_DRAW)
             if cede:
-                acts.append(r.A_CEDE)
+                acts.append(self.rules.A_CEDE)
             return
-        if self.contract.trump_mode == "named" and self.trump is None:
+        if trump_due:
             self.phase = TRUMP
-            self.to_move = self.declarer
+            self.to_move = decl
             return
         self._start_play()
 
