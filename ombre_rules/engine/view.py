@@ -108,7 +108,7 @@ def view(state, seat: int) -> dict[str, Any]:
         "discard_counts": [bin(d).count("1") for d in state.discards],
         "leftover_shown": deck.names(leftover_shown(state, seat)),
         "sitting_out": list(r.sitters[state.dealer]),
-        "shown": {s: deck.names(m) for s, m in enumerate(state.shown) if m},
+        "shown": [{"seat": s, "cards": deck.names(m)} for s, m in enumerate(state.shown) if m],
         "exposed": None,
         "tricks": list(state.tricks),
         "trick_history": [{"leader": ld, "cards": [deck.name(c) for c in cards], "winner": w}
