@@ -449,13 +449,30 @@ class State:
         c = self.rules.contracts[a - self.rules.A_BID]
         if c.bid_when is not None and not self.eval(c.bid_when):
             return False
-        return c.show is None or all(self.hands[self.to_move] >> x.id & 1 for x in self.eval(c.show) or ())
+        if c.show is None:
+            return True
+        need = self._cards_mask(c.show)
+        return self.hands[self.to_move] & need == need
 
     def _show(self, c: Contract) -> None:
         """The seat to move shows the cards a contract requires, to every seat."""
-        for x in self.eval(c.show) or ():
-            if self.hands[self.to_move] >> x.id & 1:
-                self.shown[self.to_move] |= 1 << x.id
+        self.shown[self.to_move] |= self.hands[self.to_move] & self._cards_mask(c.show)
+
+    def _cards_mask(self, expr) -> int:
+        """The cards a list expression names, as a mask; cached per dealer when it depends only on the seats
+        and on names evaluated without trumps."""
+        r = self.rules
+        static = self.ctx is None and expr.uses <= SEAT_VARS | r.namespace.names
+        key = (expr, self.dealer, "mask")
+        if static and key in r.seat_cache:
+            return r.seat_cache[key]
+        m = 0
+        for x in self.eval(expr) or ():
+            if x is not None:
+                m |= 1 << x.id
+        if static:
+            r.seat_cache[key] = m
+        return m
 
     def _choices(self, level: int) -> list[Contract]:
         """The contracts the seat to move may announce after winning the auction at `level`."""
