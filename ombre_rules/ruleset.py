@@ -60,6 +60,7 @@ class ExchangeRules:
     defenders: bool
     defender_first: str
     leftover: str
+    take_talon: bool = False
 
 
 @dataclass(frozen=True)
@@ -585,7 +586,8 @@ class Ruleset:
 
         c.exchange = ExchangeRules(limits("declarer", 0, big), limits("first_defender", 0, big),
                                    limits("other_defenders", 0, big), bool(setting("defenders", True)),
-                                   setting("defender_first", "positional"), setting("leftover", "hidden"))
+                                   setting("defender_first", "positional"), setting("leftover", "hidden"),
+                                   bool(setting("take_talon", False)))
         psite = Site("play", DEAL_VARS, DEAL_FUNCS)
         p = self._pick(cp + ("play", "first_leader"), ("play", "first_leader"))
         first = self._expr(p, psite) if p else self.compiler.compile("forehand", None, psite)

@@ -118,6 +118,7 @@ OPTION_RUNS = [
     "ombre(leftover_stock=all)",
     "ombre(leftover_stock=last_exchanger)",
     "ombre(four_players=dealer_sits_out)",
+    "ombre(four_players=opposite_sits_out_with_takeover)",
 ]
 
 

@@ -522,6 +522,8 @@ class State:
     def _begin_contract(self, seat: int, contract: Contract) -> None:
         self.declarer = seat
         self.contract = contract
+        if seat in self.rules.sitters[self.dealer]:
+            self._join(seat)
         mode = contract.trump_mode
         if mode == "turned":
             if not self.talon:
@@ -533,12 +535,43 @@ class State:
         elif mode == "none":
             self._set_trump(None)
         self.ex_queue = list(self.orders[seat]) if contract.exchange.defenders else [seat]
+        if contract.exchange.take_talon:
+            self._take_talon(seat)
         self.ex_first_used = False
         if mode == "named" and not contract.trump_after_exchange:
             self.phase = TRUMP
             self.to_move = seat
             return
         self._continue_exchange()
+
+    def _join(self, seat: int) -> None:
+        """A seat that sat out becomes declarer: from now on it takes part, in its place in the ring."""
+        r = self.rules
+        playing = [s for s in range(self.n) if s not in r.sitters[self.dealer] or s == seat]
+        ring = []
+        for s in range(self.n):
+            t = (s + 1) % self.n
+            while t not in playing:
+                t = (t + 1) % self.n
+            ring.append(t)
+        orders = []
+        for s in range(self.n):
+            start = s if s in playing else ring[s]
+            seq = [start]
+            while len(seq) < len(playing):
+                seq.append(ring[seq[-1]])
+            orders.append(tuple(seq))
+        self.nxt, self.orders, self.tn = ring, orders, len(playing)
+
+    def _take_talon(self, seat: int) -> None:
+        """The declarer takes the whole talon into his hand (he then discards, drawing nothing)."""
+        m = 0
+        for c in self.talon:
+            m |= 1 << c
+        self.hands[seat] |= m
+        self.hl[seat] = sorted(self.hl[seat] + self.talon)
+        self.drawn[seat] |= m
+        self.talon = []
 
     def _trump_options(self):
         c = self.contract
@@ -583,7 +616,8 @@ class State:
             hi = lim.max_const
             if hi is None:
                 hi = int(self.eval(lim.max))
-            cap = min(hi, len(self.talon), self.hands[seat].bit_count())
+            room = self.hands[seat].bit_count() if ex.take_talon and seat == decl else len(self.talon)
+            cap = min(hi, room, self.hands[seat].bit_count())
             if cap <= 0:
                 continue
             lo = lim.min_const

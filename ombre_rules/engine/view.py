@@ -107,7 +107,7 @@ def view(state, seat: int) -> dict[str, Any]:
         "my_draws": deck.names(state.drawn[seat]),
         "discard_counts": [bin(d).count("1") for d in state.discards],
         "leftover_shown": deck.names(leftover_shown(state, seat)),
-        "sitting_out": list(r.sitters[state.dealer]),
+        "sitting_out": [s for s in r.sitters[state.dealer] if s != state.declarer],
         "shown": [{"seat": s, "cards": deck.names(m)} for s, m in enumerate(state.shown) if m],
         "exposed": None,
         "tricks": list(state.tricks),
