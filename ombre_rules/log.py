@@ -6,7 +6,6 @@ from .engine.view import exposed_seat, leftover_shown
 
 
 def _seat(state, s: int) -> str:
-    r = state.rules
     if s == state.nxt[state.dealer]:
         return f"seat {s} (forehand)"
     if s == state.dealer:
@@ -94,8 +93,9 @@ def format_deal(state, viewer: int | None = None, header: bool = True) -> list[s
             was_told = s.told
             was_exposed = exposed_seat(s)
             s.apply(a)
-            if was_exposed < 0 and exposed_seat(s) >= 0:
-                lines.append(f"  {_seat(s, exposed_seat(s))} lays the hand open: {hand_line(s, s.hands[exposed_seat(s)])}")
+            now_exposed = exposed_seat(s)
+            if was_exposed < 0 and now_exposed >= 0:
+                lines.append(f"  {_seat(s, now_exposed)} lays the hand open: {hand_line(s, s.hands[now_exposed])}")
             if s.committed and not was_committed:
                 lines.append(f"  {_seat(s, seat)} plays on after the first {before_log} tricks: committed")
             if len(s.trick_log) > before_log:
