@@ -310,6 +310,8 @@ class Ruleset:
         self.A_CALL = base + len(SPECIAL_VERBS)
         self.A_GIVE = self.A_CALL + nc
         self.num_actions = self.A_GIVE + nc
+        if self._errors:  # the deal depends on who sits out
+            return
         self.deal = self._deal_function()
 
     def _deal_function(self):
