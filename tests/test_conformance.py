@@ -175,6 +175,7 @@ DANISH_OPTION_RUNS = [
     "danish-lhombre(simple_nolo_min_buy=0)",
     "danish-lhombre(trump_named=after_buying)",
     "danish-lhombre(leftover_talon_visible=true)",
+    "danish-lhombre(pure_nolo_bid=same_level)",
 ]
 
 
