@@ -278,7 +278,8 @@ class Ruleset:
                                   for i, c in enumerate(forced["by"]))
         self.auction = AuctionRules(first, data["auction"].get("hold", "earlier_seat"), ap["then"],
                                     force_who, force_contract, extra, forced_bid, forced_by,
-                                    data["auction"].get("form", "rotation"), data["auction"].get("contract_choice", "bid"))
+                                    data["auction"].get("form", "rotation"),
+                                    data["auction"].get("contract_choice", "bid"))
         self.hold_by_priority = self.auction.hold == "earlier_seat"
         self.main_round = tuple(sorted((c for c in self.contracts if c.biddable), key=lambda c: c.level))
         self.follow_lists: list[tuple] = []

@@ -481,7 +481,8 @@ class State:
         out = []
         for c in r.main_round:
             lv = r.bid_level(c, self.round_no)
-            if (lv >= level if at_least else lv == level) and (not r.bid_conditions or self._bid_allowed(r.A_BID + c.index)):
+            if (lv >= level if at_least else lv == level) and \
+                    (not r.bid_conditions or self._bid_allowed(r.A_BID + c.index)):
                 out.append(c)
         return out
 

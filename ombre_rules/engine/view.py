@@ -52,7 +52,9 @@ def partner_known(state, seat: int) -> bool:
 def exposed_seat(state) -> int:
     """The seat whose hand lies open to every seat now (-1: none)."""
     c = state.contract
-    if c is None or c.expose is None or state.phase_name not in ("play", "done") or not state.play_hands[state.declarer]:
+    if c is None or c.expose is None or state.phase_name not in ("play", "done"):
+        return -1
+    if not state.play_hands[state.declarer]:
         return -1
     who = state._seat(c.expose[0])
     if c.expose[1] == "own_first_card":
