@@ -5,6 +5,7 @@ import argparse
 import json
 import os
 import sys
+import time
 
 from . import bench as bench_mod
 from .engine import State
@@ -22,6 +23,8 @@ EPILOG = """examples:
   ombre check variants/*.yaml
   ombre test tests/scenarios
   ombre bench ombre --deals 5000 --seed 1 --json
+  ombre simulate VARIANT --deals 1000 --players greedy --seed 1 --jobs 2 --out deals.jsonl
+  ombre compare VARIANT1 VARIANT2 --deals 2000 --seed 1 --out report/
 """
 
 
@@ -146,7 +149,7 @@ def cmd_play(args) -> int:
         names *= n
     if len(names) != n:
         raise OmbreError(f"--players names {len(names)} players; {rules.variant} has {n} seats")
-    players = [make_player(nm, args.seed * 1000 + i) for i, nm in enumerate(names)]
+    players = [make_player(nm, args.seed * 1000 + i, rules) for i, nm in enumerate(names)]
     state = State(rules, seed=args.seed, dealer=args.dealer)
     shown = 0
 
@@ -200,6 +203,102 @@ def cmd_bench(args) -> int:
         print(f"contracts: {out['contracts']}")
         print(f"outcomes: {out['outcomes']}")
     return 0
+
+
+def _players(rules: Ruleset, text: str) -> list[str]:
+    names = [x.strip() for x in text.split(",")]
+    if len(names) == 1:
+        names *= rules.players
+    if len(names) != rules.players:
+        raise OmbreError(f"--players names {len(names)} players; {rules.variant} has {rules.players} seats")
+    for nm in set(names):
+        make_player(nm, 0, rules)
+    return names
+
+
+def _run_checks(args) -> None:
+    if args.deals < 1:
+        raise OmbreError("--deals must be at least 1")
+    if args.jobs < 1:
+        raise OmbreError("--jobs must be at least 1")
+
+
+def cmd_simulate(args) -> int:
+    from .sim.runner import collect, run
+    from .sim.stats import metrics
+
+    _run_checks(args)
+    opts = _options(args.option)
+    rules = load(args.variant, opts)
+    names = _players(rules, args.players)
+    out = None
+    if args.out:
+        try:
+            out = open(args.out + ".part", "w", encoding="utf-8")
+        except OSError as e:
+            raise OmbreError(f"cannot write '{args.out}': {e.strerror or e}") from None
+
+    def sink(line: dict) -> None:
+        if out is not None:
+            out.write(json.dumps(line, separators=(",", ":")) + "\n")
+
+    t0 = time.perf_counter()
+    try:
+        lines, stopped = collect(run(args.variant, opts, names, args.seed, args.deals, args.jobs, args.dask),
+                                 args.deals, rules.variant, sink)
+    finally:
+        if out is not None:
+            out.close()
+            os.replace(args.out + ".part", args.out)
+    dt = time.perf_counter() - t0
+    m = metrics(lines, rules.players) if lines else None
+    print(f"{rules.variant}: {len(lines)} deals in {dt:.2f}s = {len(lines) / max(dt, 1e-9):.1f} deals/s "
+          f"(players {','.join(names)}, seed {args.seed})" + ("; interrupted" if stopped else ""))
+    if m:
+        print("contracts: " + ", ".join(f"{c} {d['count']}" for c, d in m["contract_mix"].items()))
+        print("outcomes: " + ", ".join(f"{o} {d['count']}" for o, d in m["outcomes"].items()))
+        ds = m["declarer_success"]
+        print(f"declarer wins: {ds['count']} of {sum(1 for x in lines if x['contract'])} played "
+              f"({100 * ds['rate']:.1f}%)")
+        totals = [sum(x["payments"][k] for x in lines) for k in range(rules.players)]
+        print("net payments by seat: " + ", ".join(f"seat {k} ({names[k]}) {t:+d}" for k, t in enumerate(totals)))
+    if args.out:
+        print(f"{len(lines)} lines written to {args.out}")
+    return 130 if stopped else 0
+
+
+def cmd_compare(args) -> int:
+    from .sim import report
+    from .sim.runner import collect, run
+    from .sim.stats import metrics
+
+    _run_checks(args)
+    opts = _options(args.option)
+    loaded = []
+    for v in args.variants:
+        rules = load(v, opts if len(args.variants) == 1 else {})
+        loaded.append((v, rules))
+    results: dict[str, dict] = {}
+    stopped = False
+    for v, rules in loaded:
+        names = _players(rules, args.players)
+        lines, stopped = collect(run(v, opts if len(args.variants) == 1 else {}, names, args.seed, args.deals,
+                                     args.jobs, args.dask), args.deals, rules.variant)
+        if lines:
+            results[rules.variant] = metrics(lines, rules.players)
+        if stopped:
+            break
+    if not results:
+        print("ombre: interrupted before any deal was done", file=sys.stderr)
+        return 130
+    meta = {"deals": args.deals, "seed": args.seed, "players": [args.players], "variants": list(results),
+            "interrupted": stopped}
+    files = report.write(results, meta, args.out)
+    print(report.table(results))
+    print(f"written to {args.out}: {', '.join(files)}")
+    if not any(f.endswith(".png") for f in files):
+        print("(no charts: install the 'plot' extra, pip install 'ombre_rules[plot]')")
+    return 130 if stopped else 0
 
 
 def cmd_test(args) -> int:
@@ -260,10 +359,38 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--option", action="append", metavar="KEY=VALUE", help="set a variant option (repeatable)")
     s.add_argument("--json", action="store_true", help="end with one JSON line (includes deals_per_s)")
     s.set_defaults(fn=cmd_bench)
+    from .players import HELP as players_help
+
+    s = sub.add_parser("simulate", help="play many deals with bots: one JSON line per deal and a summary",
+                       description="Play many deals with bots. Deal i has its own seed (from --seed and i), "
+                       "dealer i mod players and an empty pool, so the lines are the same whatever --jobs is.")
+    s.add_argument("variant", metavar="VARIANT|FILE", help="a built-in variant, NAME(key=value,...), or a file")
+    _sim_args(s, players_help)
+    s.add_argument("--out", metavar="FILE.jsonl", help="write one JSON line per deal to this file")
+    s.set_defaults(fn=cmd_simulate)
+    s = sub.add_parser("compare", help="compare variants over the same deal seeds: report, charts, CSV, JSON",
+                       description="Simulate each variant over the same deal seeds (common random numbers) and "
+                       "compare contract mix, pass-out rate, declarer success, outcomes, payments, seat "
+                       "advantage and deal length, with 95%% confidence intervals.")
+    s.add_argument("variants", nargs="+", metavar="VARIANT|FILE")
+    _sim_args(s, players_help)
+    s.add_argument("--out", metavar="DIR", required=True, help="folder for report.md, metrics.csv/json, charts")
+    s.set_defaults(fn=cmd_compare)
     s = sub.add_parser("test", help="run scenario files (or folders of them)")
     s.add_argument("files", nargs="+", metavar="SCENARIO")
     s.set_defaults(fn=cmd_test)
     return p
+
+
+def _sim_args(s, players_help: str) -> None:
+    s.add_argument("--deals", type=int, default=1000, help="deals to play (default 1000)")
+    s.add_argument("--players", default="greedy", metavar="P1,P2,...",
+                   help=f"one player for every seat, or one per seat (default greedy): {players_help}")
+    s.add_argument("--seed", type=int, default=1, help="seed of the run (default 1)")
+    s.add_argument("--jobs", type=int, default=1, metavar="K", help="local processes to use (default 1)")
+    s.add_argument("--dask", metavar="ADDRESS", help="run on the Dask cluster with this scheduler address "
+                   "(needs the 'dask' extra)")
+    s.add_argument("--option", action="append", metavar="KEY=VALUE", help="set a variant option (repeatable)")
 
 
 def main(argv: list[str] | None = None) -> int:

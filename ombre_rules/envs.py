@@ -7,10 +7,10 @@ NAME_VARS = frozenset({"trump"})
 NAME_FUNCS = frozenset({"card"})
 FOLLOW_VARS = frozenset({"card", "led_card", "led_suit", "trump"})
 FOLLOW_FUNCS = frozenset({"card", "suit", "outranks", "is_trump"})
-SEAT_VARS = frozenset({"dealer", "forehand", "players"})
+SEAT_VARS = frozenset({"dealer", "forehand", "players", "sitters"})
 DEAL_VARS = SEAT_VARS | frozenset({"declarer", "defenders", "contract", "trump", "committed", "stopped",
                                    "conceded", "pool", "trump_order", "tricks_played", "partner", "side", "called",
-                                   "pool_before"})
+                                   "pool_before", "tricks_left"})
 DEAL_FUNCS = frozenset({"card", "suit", "outranks", "is_trump", "tricks", "hand", "final_hand", "dealt_hand",
                         "holder", "won", "points", "play_holder", "pile", "discards"})
 AUCTION_FUNCS = frozenset({"card", "hand", "holder"})
@@ -96,12 +96,24 @@ class DealEnv(CardEnv):
     @property
     def forehand(self):
         st = self._state
-        return st.rules.next_seat[st.dealer]
+        return st.nxt[st.dealer]
 
     @property
     def players(self):
+        """The seats that take part in the deal, from forehand on."""
         st = self._state
-        return list(st.rules.seat_orders[st.rules.next_seat[st.dealer]])
+        return list(st.orders[st.nxt[st.dealer]])
+
+    @property
+    def sitters(self):
+        """The seats at the table that sit this deal out."""
+        st = self._state
+        return list(st.rules.sitters[st.dealer])
+
+    @property
+    def bidder(self):
+        """The seat whose bid (or declaration) is being checked: the seat to move."""
+        return self._state.to_move
 
     @property
     def declarer(self):
@@ -114,7 +126,7 @@ class DealEnv(CardEnv):
         st = self._state
         if st.declarer < 0:
             return []
-        return [s for s in st.rules.seat_orders[st.declarer][1:] if s != st.partner]
+        return [s for s in st.orders[st.declarer][1:] if s != st.partner]
 
     @property
     def partner(self):
@@ -163,6 +175,12 @@ class DealEnv(CardEnv):
     @property
     def tricks_played(self):
         return sum(self._state.tricks)
+
+    @property
+    def tricks_left(self):
+        """Tricks still to play: the cards in the hand of the seat to lead or play."""
+        st = self._state
+        return max(h.bit_count() for h in st.hands)
 
     @property
     def trump_order(self):

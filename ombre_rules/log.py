@@ -4,12 +4,11 @@ from __future__ import annotations
 from .engine.phases import XPLAY
 from .engine.piles import excuse_debt
 from .engine.replay import events, initial
-from .engine.view import leftover_shown
+from .engine.view import exposed_seat, leftover_shown
 
 
 def _seat(state, s: int) -> str:
-    r = state.rules
-    if s == r.next_seat[state.dealer]:
+    if s == state.nxt[state.dealer]:
         return f"seat {s} (forehand)"
     if s == state.dealer:
         return f"seat {s} (dealer)"
@@ -32,9 +31,11 @@ def deal_header(state, viewer: int | None = None) -> list[str]:
     lines = [f"{r.title} — {r.variant}" + (f", seed {state.seed}" if state.seed is not None else ""),
              f"dealer: seat {state.dealer}; pool {state.pool_before}"]
     lines.append("hands:")
-    for s in state.order_from(r.next_seat[state.dealer]):
+    for s in state.order_from(state.nxt[state.dealer]):
         if viewer is None or viewer == s:
             lines.append(f"  {_seat(state, s)}: {hand_line(state, state.deal_hands[s])}")
+    for s in r.sitters[state.dealer]:
+        lines.append(f"  seat {s} sits out")
     if viewer is None and state.deal_talon:
         lines.append(f"  talon (top first): {' '.join(r.deck.name(c) for c in state.deal_talon)}")
     return lines
@@ -106,7 +107,11 @@ def format_deal(state, viewer: int | None = None, header: bool = True) -> list[s
             before_log = len(s.trick_log)
             was_committed = s.committed
             was_told = s.told
+            was_exposed = exposed_seat(s)
             s.apply(a)
+            now_exposed = exposed_seat(s)
+            if was_exposed < 0 and now_exposed >= 0:
+                lines.append(f"  {_seat(s, now_exposed)} lays the hand open: {hand_line(s, s.hands[now_exposed])}")
             if s.committed and not was_committed:
                 lines.append(f"  {_seat(s, seat)} plays on after the first {before_log} tricks: committed")
             if len(s.trick_log) > before_log:
@@ -116,7 +121,7 @@ def format_deal(state, viewer: int | None = None, header: bool = True) -> list[s
                 p = leader
                 for c in cards:
                     plays.append(f"{p}:{deck.name(c)}")
-                    p = r.next_seat[p]
+                    p = s.nxt[p]
                 lines.append(f"  trick {trick_no}: {' '.join(plays)} -> seat {w}")
             if a == s.called and seat == s.partner:
                 lines.append(f"  {_seat(s, seat)} played the called card {deck.name(a)}: "
@@ -127,9 +132,12 @@ def format_deal(state, viewer: int | None = None, header: bool = True) -> list[s
         else:
             lines.append(f"  {_seat(s, seat)}: {ev.text}")
         prev_contract = s.contract
+        prev_shown = s.shown[seat]
         s.apply(a)
         if r.A_CALL <= a < r.A_GIVE:
             lines += _call_lines(s, a - r.A_CALL, viewer)
+        if s.shown[seat] != prev_shown:
+            lines.append(f"  {_seat(s, seat)} shows {hand_line(s, s.shown[seat] & ~prev_shown)}")
         if s.contract is not None and prev_contract is None:
             lines.append(f"  {_seat(s, s.declarer)} is declarer: {s.contract.name}")
             if s.turned >= 0:

@@ -107,7 +107,7 @@ def build_mechanics(rs: Ruleset) -> None:
     for c in rs.contracts:
         build_contract_mechanics(rs, c)
     auction = data["auction"]
-    rs.duel = auction.get("form") == "duel"
+    rs.auto_pass = bool(auction.get("auto_pass", False))
     rs.jumps = bool(auction.get("jumps", True))
     rs.may_raise = bool(auction.get("raise", False))
     rs.opening = None

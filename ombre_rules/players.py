@@ -16,27 +16,53 @@ class RandomPlayer:
     """Uniform over the legal actions, from its own seeded generator."""
 
     name = "random"
+    view_actions = False
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, rules=None) -> None:
         self.rng = random.Random(seed)
 
     def act(self, view: dict, legal: list[int]) -> int:
         return self.rng.choice(legal)
 
 
-PLAYERS = {"random": RandomPlayer}
+PLAYERS = ("random", "greedy", "pimc")
+HELP = ("random (uniform over legal actions), greedy (cheap tricks, hand evaluation), "
+        "pimc (Monte-Carlo over greedy play-outs; pimc:N for N play-outs a decision, pimc:Xs for X seconds)")
 
 
 def act(player: Player, state, seat: int) -> int:
     """Ask a player for the move of `seat`, giving it that seat's view and the legal actions, nothing else."""
-    return player.act(state.view(seat), state.legal_actions())
+    return player.act(state.view(seat, getattr(player, "view_actions", True)), state.legal_actions())
 
 
-def make_player(name: str, seed: int | None = None) -> Player:
-    """A player by name: `random`."""
-    cls = PLAYERS.get(name)
-    if cls is None:
-        from .errors import did_you_mean
+def make_player(name: str, seed: int | None = None, rules=None) -> Player:
+    """A player by name: `random`, `greedy`, `pimc`, `pimc:N` (N play-outs a decision), `pimc:Xs` (X seconds)."""
+    from .errors import did_you_mean
 
-        raise OmbreError(f"unknown player '{name}'{did_you_mean(name, PLAYERS)} (players: {', '.join(PLAYERS)})")
-    return cls(seed)
+    base, _, arg = name.partition(":")
+    if base not in PLAYERS:
+        raise OmbreError(f"unknown player '{name}'{did_you_mean(base, PLAYERS)} (players: {', '.join(PLAYERS)})")
+    if base == "random":
+        if arg:
+            raise OmbreError(f"player 'random' takes no budget: '{name}'")
+        return RandomPlayer(seed)
+    if rules is None:
+        raise OmbreError(f"player '{base}' needs the variant's rules")
+    from .bots import GreedyPlayer, PimcPlayer
+
+    if base == "greedy":
+        if arg:
+            raise OmbreError(f"player 'greedy' takes no budget: '{name}'")
+        return GreedyPlayer(seed, rules)
+    if not arg:
+        return PimcPlayer(seed, rules)
+    try:
+        if arg.endswith("s"):
+            secs = float(arg[:-1])
+            if secs > 0:
+                return PimcPlayer(seed, rules, seconds=secs)
+        elif int(arg) > 0:
+            return PimcPlayer(seed, rules, rollouts=int(arg))
+    except ValueError:
+        pass
+    raise OmbreError(f"bad budget in '{name}' (expected pimc:N play-outs, N > 0, or pimc:Xs seconds, X > 0)")

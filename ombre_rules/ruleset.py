@@ -25,7 +25,19 @@ from .settlement import build_settlement
 from .spec.resolve import ResolvedSpec, resolve
 
 BASE_ATTRS = {"name", "rank", "suit", "letter", "index", "points", "level", "value", "title"}
+# the actions without an argument, in the order of their ids
+SPECIAL_VERBS = ("pass", "hold", "draw", "cede", "stop", "concede", "accept", "refuse", "continue")
 _MISSING = object()
+
+
+class _SeatsEnv:
+    """What a `sit_out.who` expression sees: the dealer and the number of seats at the table."""
+
+    __slots__ = ("dealer", "seats")
+
+    def __init__(self, dealer: int, seats: int) -> None:
+        self.dealer = dealer
+        self.seats = seats
 
 
 @dataclass(frozen=True)
@@ -49,6 +61,7 @@ class ExchangeRules:
     defenders: bool
     defender_first: str
     leftover: str
+    take_talon: bool = False
 
 
 @dataclass(frozen=True)
@@ -59,6 +72,8 @@ class PlayRules:
     concede: tuple[int, Expr | None, Expr | None] | None
     claim_by_side: bool = False
     claim_tells: bool = False
+    surrender: Expr | None = None
+    end_when: Expr | None = None
 
 
 @dataclass(frozen=True)
@@ -93,6 +108,9 @@ class Contract:
     played: bool = True
     holdable: bool = True
     demands: int = 0
+    bid_when: Expr | None = None
+    show: Expr | None = None
+    expose: tuple[Expr, str] | None = None
 
     def __repr__(self) -> str:
         return self.name
@@ -176,6 +194,8 @@ class AuctionRules:
     extra_round: tuple[Contract, ...]
     forced_bid: Contract | None = None
     forced_by: frozenset = frozenset()
+    form: str = "rotation"
+    choice: str = "bid"
 
 
 @dataclass(eq=False)
@@ -240,6 +260,7 @@ class Ruleset:
         self.contract_by_name = {c.name: c for c in self.contracts}
         self._namespace()
         self._compile_names()
+        self._sit_out()
         self.rankings = {"": data["ranking"], **(data.get("rankings") or {})}
         ap = data["auction"].get("all_pass") or {"then": "redeal"}
         first = self._expr(("auction", "first"), Site("auction.first", SEAT_VARS, AUCTION_FUNCS), "forehand")
@@ -264,13 +285,16 @@ class Ruleset:
             forced_by = frozenset(self._contract_ref(c, ("auction", "forced", "by", i))
                                   for i, c in enumerate(forced["by"]))
         self.auction = AuctionRules(first, data["auction"].get("hold", "earlier_seat"), ap["then"],
-                                    force_who, force_contract, extra, forced_bid, forced_by)
+                                    force_who, force_contract, extra, forced_bid, forced_by,
+                                    data["auction"].get("form", "rotation"),
+                                    data["auction"].get("contract_choice", "bid"))
         self.hold_by_priority = self.auction.hold == "earlier_seat"
         self.main_round = tuple(sorted((c for c in self.contracts if c.biddable), key=lambda c: c.level))
         self.follow_lists: list[tuple] = []
         for c in self.contracts:
             self._compile_contract(c)
         build_mechanics(self)
+        self.bid_conditions = any(c.bid_when is not None or c.show is not None for c in self.contracts)
         build_settlement(self)
         self._contexts: dict[tuple[str, int], Context] = {}
         if self.names_broken:
@@ -292,17 +316,20 @@ class Ruleset:
         self.A_TRUMP = 2 * nc + nk
         base = 2 * nc + nk + ns
         (self.A_PASS, self.A_HOLD, self.A_DRAW, self.A_CEDE, self.A_STOP, self.A_CONCEDE,
-         self.A_ACCEPT, self.A_REFUSE) = range(base, base + 8)
-        self.A_CALL = base + 8
+         self.A_ACCEPT, self.A_REFUSE, self.A_CONTINUE) = range(base, base + len(SPECIAL_VERBS))
+        self.A_CALL = base + len(SPECIAL_VERBS)
         self.A_GIVE = self.A_CALL + nc
         self.A_DEMAND = self.A_GIVE + nc
         self.num_actions = self.A_DEMAND + nc
+        if self._errors:  # the deal depends on who sits out
+            return
         self.deal = self._deal_function()
 
     def _deal_function(self):
-        """A generated function dealing a shuffled deck in packets from the seat after the dealer:
-        (deck order, dealer) -> (hand masks by seat, sorted hands by seat, talon), all fresh lists."""
-        n = self.players
+        """A generated function dealing a shuffled deck in packets from the seat after the dealer, round the
+        seats that take part in the deal: (deck order, dealer) -> (hand masks by seat, sorted hands by seat,
+        talon), all fresh lists; a seat sitting out gets an empty hand."""
+        n = self.active
         packets = self.spec.data["deal"]["packets"]
         per_seat: list[list[int]] = [[] for _ in range(n)]
         pos = 0
@@ -319,9 +346,10 @@ class Ruleset:
                             f"{self.deck.size}", self.loc(("deal", "talon")))
         env = {"_B": [1 << c for c in range(self.deck.size)], "_s": sorted}
         by_dealer = []
-        for dealer in range(n):
-            first = self.next_seat[dealer]  # the packets go round from the seat after the dealer
-            own = [per_seat[(s - first) % n] for s in range(n)]
+        for dealer in range(self.players):
+            # the packets go round the seats that play, from the one after the dealer
+            order = self.orders[dealer][self.rings[dealer][dealer]]
+            own = [per_seat[order.index(s)] if s in order else [] for s in range(self.players)]
             masks = ", ".join("|".join(f"_B[d[{i}]]" for i in idx) or "0" for idx in own)
             lists = ", ".join("_s([" + ", ".join(f"d[{i}]" for i in idx) + "])" for idx in own)
             by_dealer.append(eval(f"lambda d: ([{masks}], [{lists}], d[{pos}:])", env))  # noqa: S307 - integers only
@@ -329,6 +357,53 @@ class Ruleset:
         def deal(deck: list[int], dealer: int) -> tuple[list[int], list[list[int]], list[int]]:
             return by_dealer[dealer](deck)
         return deal
+
+    def _sit_out(self) -> None:
+        """Per dealer: the seats that sit the deal out (`sit_out.who`), the ring of the seats that play, and
+        each seat's order of play round that ring."""
+        n = self.players
+        self.sitters: list[tuple[int, ...]] = [()] * n
+        e = self._expr(("sit_out", "who"), Site("sit_out.who", frozenset({"dealer", "seats"}), frozenset(),
+                                                names=False))
+        if e is not None and not self._errors:
+            for d in range(n):
+                try:
+                    v = e.fn(_SeatsEnv(d, n))
+                except Exception as ex:
+                    self._errors.append(SpecError(f"expression '{e.text}' failed for dealer {d}: {ex}", e.loc))
+                    break
+                seats = [] if v is None else (list(v) if isinstance(v, (list, tuple)) else [v])
+                if any(type(x) is not int or not 0 <= x < n for x in seats) or len(set(seats)) != len(seats):
+                    self._errors.append(SpecError(f"expression '{e.text}' gives {v!r} for dealer {d}, not "
+                                                  f"distinct seats from 0 to {n - 1}", e.loc))
+                    break
+                self.sitters[d] = tuple(sorted(seats))
+            counts = {len(x) for x in self.sitters}
+            if not self._errors and (len(counts) > 1 or n - counts.pop() < 2):
+                self._errors.append(SpecError(f"expression '{e.text}' must name the same number of seats for "
+                                              f"every dealer and leave at least two to play", e.loc))
+        if self._errors:
+            self.sitters = [()] * n
+        self.active = n - len(self.sitters[0])
+        self.rings: list[list[int]] = []
+        self.orders: list[list[tuple[int, ...]]] = []
+        for d in range(n):
+            out = set(self.sitters[d])
+            ring = []
+            for s in range(n):
+                t = (s + 1) % n
+                while t in out:
+                    t = (t + 1) % n
+                ring.append(t)
+            orders = []
+            for s in range(n):
+                start = s if s not in out else ring[s]
+                seq = [start]
+                while len(seq) < self.active:
+                    seq.append(ring[seq[-1]])
+                orders.append(tuple(seq))
+            self.rings.append(ring)
+            self.orders.append(orders)
 
     def _namespace(self) -> None:
         data = self.spec.data
@@ -346,6 +421,13 @@ class Ruleset:
         for s in deck.suits:
             consts[s.name] = s
         for c in self.contracts:
+            for k, v in (data["contracts"][c.name].get("attrs") or {}).items():
+                if k in BASE_ATTRS or k in Contract.__dataclass_fields__:
+                    self._errors.append(SpecError(f"'{k}' is a built-in attribute of a contract",
+                                                  self.spec.doc.key_loc(("contracts", c.name, "attrs", k))))
+                    continue
+                attrs.add(k)
+                setattr(c, k, v)
             if c.name in consts and isinstance(consts[c.name], Suit):
                 self._errors.append(SpecError(f"contract '{c.name}' has the name of a suit",
                                               self.spec.doc.key_loc(("contracts", c.name))))
@@ -488,6 +570,12 @@ class Ruleset:
         c.trump_after_exchange = bool(data.get("trump_after_exchange", False))
         c.trump_allowed = self._expr(cp + ("trump_allowed",),
                                      Site("trump_allowed", DEAL_VARS | {"choice"}, DEAL_FUNCS))
+        bsite = Site("a bid condition", DEAL_VARS | {"bidder"}, DEAL_FUNCS)
+        c.bid_when = self._expr(cp + ("bid_when",), bsite)
+        c.show = self._expr(cp + ("show",), bsite)
+        if data.get("expose"):
+            c.expose = (self._expr(cp + ("expose", "who"), Site("expose.who", DEAL_VARS, DEAL_FUNCS), "declarer"),
+                        data["expose"].get("from", "opening_lead"))
         c.ranking = data.get("ranking", "")
         if c.ranking and c.ranking not in (self.spec.data.get("rankings") or {}):
             self._errors.append(SpecError(
@@ -511,7 +599,8 @@ class Ruleset:
 
         c.exchange = ExchangeRules(limits("declarer", 0, big), limits("first_defender", 0, big),
                                    limits("other_defenders", 0, big), bool(setting("defenders", True)),
-                                   setting("defender_first", "positional"), setting("leftover", "hidden"))
+                                   setting("defender_first", "positional"), setting("leftover", "hidden"),
+                                   bool(setting("take_talon", False)))
         psite = Site("play", DEAL_VARS, DEAL_FUNCS)
         p = self._pick(cp + ("play", "first_leader"), ("play", "first_leader"))
         first = self._expr(p, psite) if p else self.compiler.compile("forehand", None, psite)
@@ -534,7 +623,13 @@ class Ruleset:
         if p:
             concede = (int(_get_path(self.spec.data, p + ("before_trick",))), self._expr(p + ("when",), psite),
                        self._expr(p + ("consent",), psite))
-        c.play = PlayRules(first, tuple(follow), claim, concede, claim_by_side, claim_tells)
+        surrender = None
+        p = self._pick(cp + ("play", "surrender"), ("play", "surrender"))
+        if p:
+            surrender = self._expr(p + ("when",), psite, True)
+        p = self._pick(cp + ("play", "end_when"), ("play", "end_when"))
+        end_when = self._expr(p, psite) if p else None
+        c.play = PlayRules(first, tuple(follow), claim, concede, claim_by_side, claim_tells, surrender, end_when)
         p = self._pick(cp + ("call",), ("call",))
         if p:
             allowed = self._expr(p + ("allowed",), Site("call.allowed", DEAL_VARS | {"choice"}, DEAL_FUNCS), True)
@@ -678,7 +773,7 @@ class Ruleset:
             return "give " + self.deck.name(a - self.A_GIVE)
         if a >= self.A_CALL:
             return "call " + self.deck.name(a - self.A_CALL)
-        return ("pass", "hold", "draw", "cede", "stop", "concede", "accept", "refuse")[a - self.A_PASS]
+        return SPECIAL_VERBS[a - self.A_PASS]
 
     def parse_action(self, text: str) -> int:
         """The id of an action written in notation; InvalidActionError quoting the text otherwise."""
@@ -688,7 +783,7 @@ class Ruleset:
         if not words:
             raise InvalidActionError("empty action")
         verb = words[0].lower()
-        simple = ("pass", "hold", "draw", "cede", "stop", "concede", "accept", "refuse")
+        simple = SPECIAL_VERBS
         if verb in simple and len(words) == 1:
             return self.A_PASS + simple.index(verb)
         if len(words) == 2:

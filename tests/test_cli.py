@@ -31,11 +31,11 @@ def test_check_good_files(capsys, mini):
 
 
 def test_check_bad_file_prints_positions_and_fails(capsys, write, mini):
-    bad = write("extends: ombre\nplayerz: 4\nauction:\n  form: bidding\n")
+    bad = write("extends: ombre\nplayerz: 4\nauction:\n  form: sealed\n")
     rc, out, err = ombre(capsys, "check", mini, bad)
     assert (rc, out) == (1, f"{mini}: ok\n")
     assert err == (f"{bad}:2:1: unknown key 'playerz' in the file (did you mean 'players'?)\n"
-                   f"{bad}:4:9: 'bidding' is not allowed for auction.form (expected one of: rotation, duel)\n")
+                   f"{bad}:4:9: 'sealed' is not allowed for auction.form (expected one of: rotation, duel)\n")
 
 
 def test_check_reports_expression_errors_with_caret(capsys, write):

@@ -46,9 +46,10 @@ def _check_view(state: State, seat: int) -> None:
     assert not leaked, f"seat {seat} sees {leaked}"
 
 
-def _run(rules, deals: int, seed: int, views: bool, contracts: dict | None = None,
+def _run(rules, deals: int, seed: int, views: bool, contracts: dict | None = None, choose=None,
          view_every: int = 1) -> dict:
     rng = random.Random(seed)
+    choose = choose or (lambda state, legal: rng.choice(legal))
     full = rules.deck.full_mask
     outcomes: dict[str, int] = {}
     pool = 0
@@ -82,7 +83,7 @@ def _run(rules, deals: int, seed: int, views: bool, contracts: dict | None = Non
             if steps in view_at:
                 for seat in range(s.n):
                     _check_view(s, seat)
-            a = rng.choice(legal)
+            a = choose(s, legal)
             s.apply(a)
             if twin is not None and twin is not s:
                 twin.apply(a)
@@ -120,6 +121,8 @@ OPTION_RUNS = [
     "ombre(ante_mode=dealer)",
     "ombre(leftover_stock=all)",
     "ombre(leftover_stock=last_exchanger)",
+    "ombre(four_players=dealer_sits_out)",
+    "ombre(four_players=opposite_sits_out_with_takeover)",
 ]
 
 
@@ -152,6 +155,59 @@ NEW_OPTION_RUNS = [
 def test_each_new_option_keeps_every_invariant_on_many_deals(variant):
     outcomes = _run(load(variant), DEALS, 4, views=False)
     assert sum(outcomes.values()) == DEALS
+
+
+DANISH_CONTRACTS = {"simple", "spade", "tourne", "simple_nolo", "grand_tourne", "solo", "spade_solo", "pure_nolo",
+                    "nolo_ouvert"}
+
+
+def test_danish_random_deals_keep_every_invariant():
+    outcomes = _run(load("danish-lhombre"), DEALS, 3, views=True)
+    assert sum(outcomes.values()) == DANISH_DEALS
+    assert set(outcomes) >= {"won", "bete", "codille", "surrender", "all_pass", "tout_failed"}
+
+
+DANISH_DEALS = DEALS
+DANISH_OPTION_RUNS = [
+    "danish-lhombre(scale=pagat_isl)",
+    "danish-lhombre(scale=pagat_isl,nolo_loss_cap=4)",
+    "danish-lhombre(contract_choice=exact)",
+    "danish-lhombre(four_players=opposite_sits_out)",
+    "danish-lhombre(four_players=opposite_sits_out,sitter_shares_payments=true)",
+    "danish-lhombre(ouvert_expose_at=declarer_first_card)",
+    "danish-lhombre(allow_surrender=false)",
+    "danish-lhombre(simple_nolo_min_buy=0)",
+    "danish-lhombre(trump_named=after_buying)",
+    "danish-lhombre(leftover_talon_visible=true)",
+    "danish-lhombre(pure_nolo_bid=same_level)",
+]
+
+
+@pytest.mark.parametrize("variant", DANISH_OPTION_RUNS)
+def test_each_danish_option_keeps_every_invariant(variant):
+    rules = load(variant)
+    outcomes = _run(rules, DANISH_DEALS, 4, views=True)
+    assert sum(outcomes.values()) == DANISH_DEALS
+    if rules.players == 4:
+        assert rules.active == 3
+
+
+def _cautious(seed: int):
+    """Random play that passes often in the auction, so that low contracts are reached too."""
+    rng = random.Random(seed)
+
+    def choose(state, legal):
+        if state.phase_name == "auction" and rng.random() < 0.6:
+            return legal[0]  # pass
+        return rng.choice(legal)
+    return choose
+
+
+@pytest.mark.parametrize("variant", ["danish-lhombre", "danish-lhombre(contract_choice=exact)"])
+def test_danish_random_play_reaches_every_contract(variant):
+    contracts: dict = {}
+    _run(load(variant), 3000, 5, views=False, contracts=contracts, choose=_cautious(5))
+    assert set(contracts) - {None} == DANISH_CONTRACTS
 
 
 def test_taroc_random_deals_keep_every_invariant():

@@ -97,3 +97,29 @@ def test_two_hand_deal_is_eight_each_in_packets_of_two_from_thirty_cards(removed
         assert s.hands[other] == sum(1 << c for c in want[other])
         assert s.talon == order[16:] and len(s.talon) == 14
         assert s.current_player == elder
+
+
+def test_a_deal_that_gives_a_sitter_cards_is_refused():
+    rules = load("danish-lhombre(four_players=opposite_sits_out)")
+    s = State(rules, seed=1, dealer=0)
+    assert s.deal_hands[2] == 0 and all(bin(h).count("1") == 9 for i, h in enumerate(s.deal_hands) if i != 2)
+    hands = list(s.deal_hands)
+    hands[1], hands[2] = 0, hands[1]
+    with pytest.raises(OmbreError, match="seat 2 sits this deal out and gets no cards"):
+        State(rules, dealer=0, hands=hands, talon=list(s.deal_talon))
+
+
+def test_sit_out_must_name_seats(write):
+    path = write('extends: danish-lhombre\nplayers: 4\nsit_out: {who: "dealer + 2"}\n')
+    with pytest.raises(SpecError) as ei:
+        load(path)
+    assert str(ei.value).split("\n")[0] == (f"{path}:3:16: expression 'dealer + 2' gives 4 for dealer 2, not "
+                                            f"distinct seats from 0 to 3")
+
+
+def test_sit_out_must_leave_the_same_number_playing(write):
+    path = write('extends: danish-lhombre\nplayers: 4\nsit_out: {who: "dealer if dealer < 2 else none"}\n')
+    with pytest.raises(SpecError) as ei:
+        load(path)
+    assert "must name the same number of seats for every dealer" in str(ei.value)
+    assert str(ei.value).startswith(f"{path}:3:16:")

@@ -153,7 +153,7 @@ def test_options_reach_the_compiled_rules(mini, options, payments):
     ("ombre(all_pas=redeal)", None, "unknown option 'all_pas' for variant 'ombre' (did you mean 'all_pass'?)"),
     ("ombre", {"zzz": "1"}, "unknown option 'zzz' for variant 'ombre' (options: all_pass, allow_concede, "
      "tie_above_ombre, estuches_min_run, first_defender_max, defender_first, ante_mode, leftover_stock, "
-     "scoring_model, fish)"),
+     "scoring_model, fish, four_players)"),
     ("ombre(all_pass=redeel)", None,
      "'redeel' is not a choice of option 'all_pass' (choices: redeal, spadille_force, contrabola)"),
     ("ombre(estuches_min_run=2)", None, "'2' is not a choice of option 'estuches_min_run' (choices: 1, 3)"),

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from ..cards import bits as _bits
 
-# numbered after the core phases (auction .. done, call, give)
-XPLAY, LAYAWAY, DEMAND, GIVEBACK, RAISE = 8, 9, 10, 11, 12
+# numbered after the core phases (auction .. done, call, give, declare, surrender)
+XPLAY, LAYAWAY, DEMAND, GIVEBACK, RAISE = 10, 11, 12, 13, 14
 EXTRA_PHASE_NAMES = ("play", "lay-away", "demand", "give", "raise")
 
 
@@ -157,6 +157,12 @@ class ExtraPhases:
         self._next_demand()
 
     # -- play with an excuse card -----------------------------------------------------------------------------
+    def _play_with_excuse(self) -> None:
+        """Play begins: while someone holds the excuse card, in the phase that knows it."""
+        ex = self.rules.excuse
+        if ex is not None and any(h >> ex.card & 1 for h in self.hands):
+            self.phase = XPLAY
+
     def _excuse_led(self) -> bool:
         t = self.trick
         return len(t) == 1 and t[0] == self.rules.excuse.card
@@ -224,23 +230,9 @@ class ExtraPhases:
         if len(self.round_bids[self.high_level]) == 1:
             self._begin_contract(self.high_seat, self.high)
 
-    # -- duel auction ---------------------------------------------------------------------------------------
-    def _next_duel(self) -> None:
-        """The first two seats still in bid against each other; the one who is not the high bidder speaks.
-        A seat that could only pass passes by itself."""
-        order = self.rules.seat_orders[self.first_bidder]
-        while True:
-            pair = [s for s in order if not self.passed[s]][:2]
-            if self.high_seat >= 0:
-                if len(pair) < 2:
-                    break
-                s = pair[0] if pair[1] == self.high_seat else pair[1]
-            elif pair:
-                s = pair[0]
-            else:
-                break
-            self.to_move = s
-            if len(self.round_bids[self.high_level]) > 1 or self._may_hold():
-                return
-            self.passed[s] = True
-        self._end_auction()
+    # -- auction ---------------------------------------------------------------------------------------------
+    def _pass_without_choice(self) -> None:
+        """A seat whose only choice would be to pass passes by itself (auction.auto_pass)."""
+        while self.phase == 0 and len(self.round_bids[self.high_level]) == 1 and not self._may_hold():
+            self.passed[self.to_move] = True
+            self._duel_next()

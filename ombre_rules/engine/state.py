@@ -15,8 +15,9 @@ from ..lang.compiler import block_error
 from ..ruleset import Contract, Ruleset
 from .phases import EXTRA_PHASE_NAMES, RAISE, XPLAY, ExtraPhases
 
-AUCTION, TRUMP, EXCHANGE, PLAY, CONSENT, DONE, CALL, GIVE = range(8)
-PHASE_NAMES = ("auction", "trump", "exchange", "play", "consent", "done", "call", "give") + EXTRA_PHASE_NAMES
+AUCTION, TRUMP, EXCHANGE, PLAY, CONSENT, DONE, CALL, GIVE, DECLARE, SURRENDER = range(10)
+PHASE_NAMES = ("auction", "trump", "exchange", "play", "consent", "done", "call", "give", "declare",
+               "surrender") + EXTRA_PHASE_NAMES
 
 
 class Result(NamedTuple):
@@ -49,6 +50,7 @@ class State(ExtraPhases):
                  "first_bidder", "round_no", "round_bids", "bid_levels", "ex_queue", "ex_first_used", "ceded",
                  "drawn", "last_exchanger", "play_hands", "committed", "stopped", "conceded", "concede_refused",
                  "consent_queue", "result", "outcome", "called", "partner", "told", "claim_seat", "bid_of",
+                 "orders", "tn", "shown", "end_when", "high_by", "duel_p", "duel_q", "duel_queue",
                  "handed", "pre")
 
     def __init__(self, rules: Ruleset, *, seed: int | None = None, dealer: int = 0, pool: int = 0,
@@ -62,7 +64,7 @@ class State(ExtraPhases):
         if hands is None:  # the deal function gives fresh lists
             hands, self.hl, talon = rules.deal(shuffled(rules.deck.size, seed), dealer)
         else:
-            _check_deal(rules, hands, talon or [])
+            _check_deal(rules, hands, talon or [], dealer)
             self.hl = [rules.deck.bits(h) for h in hands]
             hands = list(hands)
             talon = list(talon or [])
@@ -92,9 +94,15 @@ class State(ExtraPhases):
         self.trick: list[int] = []
         self.trick_log: list[tuple[int, tuple[int, ...], int]] = []
         self.nc = rules.A_DISCARD
-        self.nxt = rules.next_seat
+        self.nxt = rules.rings[dealer]
         self.called = self.partner = self.claim_seat = -1
         self.told = 0
+        self.orders = rules.orders[dealer]
+        self.tn = rules.active
+        self.shown = [0] * n
+        self.end_when = None
+        self.high_by = self.duel_p = self.duel_q = -1
+        self.duel_queue: list[int] = []
         self.handed: list[tuple[int, int, int, bool]] = []  # (card, from seat or -1, to seat, public)
         self.pre = 0
         if rules.ante is not None:
@@ -119,8 +127,8 @@ class State(ExtraPhases):
         return -1 if self.phase == DONE else self.to_move
 
     def order_from(self, seat: int) -> tuple[int, ...]:
-        """Every seat once, in order of play, starting at `seat`."""
-        return self.rules.seat_orders[seat]
+        """Every seat that takes part in the deal once, in order of play, starting at `seat`."""
+        return self.orders[seat]
 
     def legal_actions(self) -> list[int]:
         """The legal actions of the seat to move (empty when the deal is over)."""
@@ -153,6 +161,8 @@ class State(ExtraPhases):
             acts = list(self.round_bids[self.high_level])
             if self.round_no == 2:  # a seat forced to choose a contract may not pass
                 acts.remove(r.A_PASS)
+            if r.bid_conditions:
+                acts = [a for a in acts if a == r.A_PASS or self._bid_allowed(a)]
             if self._may_hold():
                 acts.append(r.A_HOLD)
             return acts
@@ -182,7 +192,9 @@ class State(ExtraPhases):
         if hs < 0 or not self.rules.hold_by_priority or not self.high.holdable:
             return False
         fb, n = self.first_bidder, self.n
-        return (self.to_move - fb) % n < (hs - fb) % n
+        if (self.to_move - fb) % n >= (hs - fb) % n:
+            return False
+        return self.rules.auction.choice == "bid" or bool(self._choices(self.high_level))
 
     def _play_extras(self, acts: list[int]) -> None:
         r = self.rules
@@ -203,6 +215,10 @@ class State(ExtraPhases):
             return [r.A_CALL + c for c in self._callable()]
         if ph == GIVE:
             return [r.A_GIVE + c for c in self.hl[self.declarer] if c != self.called]
+        if ph == DECLARE:
+            return [r.A_BID + c.index for c in self._choices(self.high_level)]
+        if ph == SURRENDER:
+            return [r.A_CONCEDE, r.A_CONTINUE]
         if ph >= XPLAY:
             return self._legal_extra(ph)
         return []
@@ -245,7 +261,7 @@ class State(ExtraPhases):
                 row = self.keyrow = ctx.key[ctx.eff[a]]
                 self.best = row[a]
             trick.append(a)
-            if len(trick) < self.n:
+            if len(trick) < self.tn:
                 self.to_move = self.nxt[seat]
             else:
                 self._end_trick()
@@ -276,16 +292,19 @@ class State(ExtraPhases):
                 self._a_draw()
                 return
         if ph == 0:  # AUCTION: pass, a bid above the high one, or hold
-            if a in self.round_bids[self.high_level] and self._bid_ok(a):
+            if a in self.round_bids[self.high_level] and self._bid_ok(a) and \
+                    (a == r.A_PASS or not r.bid_conditions or self._bid_allowed(a)):
                 self.history.append(a)
                 if a == r.A_PASS:
                     self.passed[self.to_move] = True
                 else:
                     i = a - r.A_BID
-                    self.high = r.contracts[i]
+                    self.high = c = r.contracts[i]
                     self.bid_of[self.to_move] = i
                     self.high_level = self.bid_levels[i]
-                    self.high_seat = self.to_move
+                    self.high_seat = self.high_by = self.to_move
+                    if c.show is not None:
+                        self._show(c)
                 self._next_bidder()
                 return
             if a == r.A_HOLD and self._may_hold():
@@ -307,7 +326,11 @@ class State(ExtraPhases):
         self.history.append(a)
         self.lm = -1
         self.lc = None
-        if a >= r.A_CALL:
+        if ph == DECLARE:
+            self._declared(r.contracts[a - r.A_BID])
+        elif ph == SURRENDER:
+            self._a_surrender(a == r.A_CONCEDE)
+        elif a >= r.A_CALL:
             self._a_call(a - r.A_CALL) if a < r.A_GIVE else self._a_give(a - r.A_GIVE)
         elif a >= r.A_PASS:
             _SPECIAL[a - r.A_PASS](self)
@@ -328,11 +351,12 @@ class State(ExtraPhases):
         """An independent copy (cheap: lists are copied, everything else is shared or immutable)."""
         return _clone(self)
 
-    def view(self, seat: int) -> dict[str, Any]:
-        """What one seat may see now (its hand, public information, its own discards)."""
+    def view(self, seat: int, actions: bool = True) -> dict[str, Any]:
+        """What one seat may see now (its hand, public information, its own discards); `actions=False` leaves
+        out the list of the deal's actions."""
         from .view import view
 
-        return view(self, seat)
+        return view(self, seat, actions)
 
     def returns(self) -> list[int]:
         """Each seat's net payment once the deal is over (zeros before)."""
@@ -389,11 +413,17 @@ class State(ExtraPhases):
         self.high_seat = -1
         self.passed = [False] * self.n
         self.bid_of = [-1] * self.n
+        for s in self.rules.sitters[self.dealer]:
+            self.passed[s] = True
         self.round_bids = self.rules.bid_lists(contracts, rnd)
         self.bid_levels = self.rules.bid_levels(rnd)
         first = self._seat(self.rules.auction.first)
         self.first_bidder = self.to_move = first
         self.round_no = rnd
+        if self.rules.auction.form == "duel":
+            order = self.orders[first]
+            self.duel_p, self.duel_q = order[0], order[1]
+            self.duel_queue = list(order[2:])
         op = self.rules.opening
         if rnd == 0 and op is not None:
             self.high = op.contract
@@ -402,8 +432,10 @@ class State(ExtraPhases):
             self._next_bidder()
 
     def _next_bidder(self) -> None:
-        if self.rules.duel:
-            self._next_duel()
+        if self.rules.auction.form == "duel":
+            self._duel_next()
+            if self.rules.auto_pass:
+                self._pass_without_choice()
             return
         s = self.to_move
         nxt, passed, hs = self.nxt, self.passed, self.high_seat
@@ -414,13 +446,84 @@ class State(ExtraPhases):
                 return
         self._end_auction()
 
+    def _duel_next(self) -> None:
+        """Duels in bidding order: the seat with priority against a challenger; the survivor of each duel
+        keeps priority against the next challenger. Whoever is not the high bidder speaks."""
+        x, p, q = self.to_move, self.duel_p, self.duel_q
+        if q < 0:  # the last seat, speaking alone
+            self._end_auction()
+            return
+        if not self.passed[x]:
+            self.to_move = q if x == p else p
+            return
+        survivor = q if x == p else p
+        if self.duel_queue:
+            self.duel_p, self.duel_q = survivor, self.duel_queue.pop(0)
+            self.to_move = self.duel_q if self.high_seat == survivor else survivor
+        elif self.high_seat == survivor:
+            self._end_auction()
+        else:  # nobody has bid yet: the survivor may still bid, alone
+            self.duel_p, self.duel_q = survivor, -1
+            self.to_move = survivor
+
+    def _bid_allowed(self, a: int) -> bool:
+        """Whether the seat to move meets a contract's bid condition (and has the cards it must show)."""
+        c = self.rules.contracts[a - self.rules.A_BID]
+        if c.bid_when is not None and not self.eval(c.bid_when):
+            return False
+        if c.show is None:
+            return True
+        need = self._cards_mask(c.show)
+        return self.hands[self.to_move] & need == need
+
+    def _show(self, c: Contract) -> None:
+        """The seat to move shows the cards a contract requires, to every seat."""
+        self.shown[self.to_move] |= self.hands[self.to_move] & self._cards_mask(c.show)
+
+    def _cards_mask(self, expr) -> int:
+        """The cards a list expression names, as a mask; cached per dealer when it depends only on the seats
+        and on names evaluated without trumps."""
+        r = self.rules
+        static = self.ctx is None and expr.uses <= SEAT_VARS | r.namespace.names
+        key = (expr, self.dealer, "mask")
+        if static and key in r.seat_cache:
+            return r.seat_cache[key]
+        m = 0
+        for x in self.eval(expr) or ():
+            if x is not None:
+                m |= 1 << x.id
+        if static:
+            r.seat_cache[key] = m
+        return m
+
+    def _choices(self, level: int) -> list[Contract]:
+        """The contracts the seat to move may announce after winning the auction at `level`."""
+        r = self.rules
+        at_least = r.auction.choice == "at_least_level"
+        out = []
+        for c in r.main_round:
+            lv = r.bid_level(c, self.round_no)
+            if (lv >= level if at_least else lv == level) and \
+                    (not r.bid_conditions or self._bid_allowed(r.A_BID + c.index)):
+                out.append(c)
+        return out
+
     def _end_auction(self) -> None:
         r = self.rules
         if self.high is not None:
             if r.may_raise and self.phase != RAISE:
                 self._start_raise()
                 return
-            self._begin_contract(self.high_seat, self.high)
+            seat = self.high_seat
+            if r.auction.choice == "bid" or self.round_no or (r.auction.choice == "level" and self.high_by == seat):
+                self._begin_contract(seat, self.high)
+                return
+            self.to_move = seat
+            choices = self._choices(self.high_level)
+            if len(choices) > 1:
+                self.phase = DECLARE
+                return
+            self._declared(choices[0] if choices else self.high)
             return
         ap = r.auction
         if ap.all_pass == "force" and ap.force_contract is None and self.round_no == 0:
@@ -436,12 +539,20 @@ class State(ExtraPhases):
             self._finish(all_pass=True)
 
     # -- contract, trump, exchange ------------------------------------------------------------------
+    def _declared(self, contract: Contract) -> None:
+        """The auction's winner (the seat to move) announces his contract."""
+        if contract.show is not None:
+            self._show(contract)
+        self._begin_contract(self.to_move, contract)
+
     def _begin_contract(self, seat: int, contract: Contract) -> None:
         self.declarer = seat
         self.contract = contract
         if not contract.played:
             self._finish()
             return
+        if seat in self.rules.sitters[self.dealer]:
+            self._join(seat)
         mode = contract.trump_mode
         if mode == "turned":
             if not self.talon:
@@ -452,13 +563,44 @@ class State(ExtraPhases):
             self._set_trump(contract.fixed_suit)
         elif mode == "none":
             self._set_trump(None)
-        self.ex_queue = list(self.rules.seat_orders[seat]) if contract.exchange.defenders else [seat]
+        self.ex_queue = list(self.orders[seat]) if contract.exchange.defenders else [seat]
+        if contract.exchange.take_talon:
+            self._take_talon(seat)
         self.ex_first_used = False
         if mode == "named" and not contract.trump_after_exchange:
             self.phase = TRUMP
             self.to_move = seat
             return
         self._continue_exchange()
+
+    def _join(self, seat: int) -> None:
+        """A seat that sat out becomes declarer: from now on it takes part, in its place in the ring."""
+        r = self.rules
+        playing = [s for s in range(self.n) if s not in r.sitters[self.dealer] or s == seat]
+        ring = []
+        for s in range(self.n):
+            t = (s + 1) % self.n
+            while t not in playing:
+                t = (t + 1) % self.n
+            ring.append(t)
+        orders = []
+        for s in range(self.n):
+            start = s if s in playing else ring[s]
+            seq = [start]
+            while len(seq) < len(playing):
+                seq.append(ring[seq[-1]])
+            orders.append(tuple(seq))
+        self.nxt, self.orders, self.tn = ring, orders, len(playing)
+
+    def _take_talon(self, seat: int) -> None:
+        """The declarer takes the whole talon into his hand (he then discards, drawing nothing)."""
+        m = 0
+        for c in self.talon:
+            m |= 1 << c
+        self.hands[seat] |= m
+        self.hl[seat] = sorted(self.hl[seat] + self.talon)
+        self.drawn[seat] |= m
+        self.talon = []
 
     def _trump_options(self):
         c = self.contract
@@ -481,48 +623,53 @@ class State(ExtraPhases):
 
     def _continue_exchange(self) -> None:
         """Give the next exchanger his turn, skipping those who may change nothing; then start play."""
-        ex = self.contract.exchange
-        r = self.rules
-        while self.ex_queue:
-            if self.phase != TRUMP and self.contract.trump_mode == "named" and self.trump is None \
-                    and self.ex_queue[0] != self.declarer:
+        c = self.contract
+        ex = c.exchange
+        decl = self.declarer
+        queue = self.ex_queue
+        trump_due = self.trump is None and c.trump_mode == "named"  # named, but not yet
+        while queue:
+            seat = queue[0]
+            if trump_due and seat != decl and self.phase != TRUMP:
                 self.phase = TRUMP
-                self.to_move = self.declarer
+                self.to_move = decl
                 return
-            seat = self.ex_queue.pop(0)
-            if seat == self.declarer:
+            del queue[0]
+            if seat == decl:
                 lim = ex.declarer
+                first_defender = False
             else:
-                lim = ex.other if self.ex_first_used else ex.first
+                first_defender = not self.ex_first_used
+                lim = ex.first if first_defender else ex.other
+                self.ex_first_used = True
             hi = lim.max_const
             if hi is None:
                 hi = int(self.eval(lim.max))
+            room = self.hands[seat].bit_count() if ex.take_talon and seat == decl else len(self.talon)
+            cap = min(hi, room, self.hands[seat].bit_count())
+            if cap <= 0:
+                continue
             lo = lim.min_const
             if lo is None:
                 lo = int(self.eval(lim.min))
-            cap = min(hi, len(self.talon), self.hands[seat].bit_count())
-            lo = min(max(lo, 0), cap)
-            first_defender = seat != self.declarer and not self.ex_first_used
-            if seat != self.declarer:
-                self.ex_first_used = True
-            if cap <= 0:
-                continue
+            lo = 0 if lo < 0 else (cap if lo > cap else lo)
             self.phase = EXCHANGE
             self.to_move = seat
             self.ex_count = 0
-            self.ex_min, self.ex_max = lo, cap
+            self.ex_min = lo
+            self.ex_max = cap
             cede = self.ex_can_cede = (first_defender and ex.defender_first == "ceded" and not self.ceded
-                                       and bool(self.ex_queue))
+                                       and bool(queue))
             base = self.nc
             acts = self.ex_acts = [base + c for c in self.hl[seat]]
             if lo == 0:
-                acts.append(r.A_DRAW)
+                acts.append(self.rules.A_DRAW)
             if cede:
-                acts.append(r.A_CEDE)
+                acts.append(self.rules.A_CEDE)
             return
-        if self.contract.trump_mode == "named" and self.trump is None:
+        if trump_due:
             self.phase = TRUMP
-            self.to_move = self.declarer
+            self.to_move = decl
             return
         self._start_play()
 
@@ -559,7 +706,7 @@ class State(ExtraPhases):
         consent = self.contract.play.concede[2]
         if consent is not None and self.eval(consent):
             self.phase = CONSENT
-            self.consent_queue = [p for p in self.order_from(self.rules.next_seat[seat]) if p != seat]
+            self.consent_queue = [p for p in self.order_from(self.nxt[seat]) if p != seat]
             self.to_move = self.consent_queue.pop(0)
         else:
             self.conceded = True
@@ -641,11 +788,26 @@ class State(ExtraPhases):
         self.leader = self.to_move = self._seat(play.first_leader)
         self.claim_at = play.claim[0] if play.claim is not None else -1
         self.concede_ok = play.concede is not None and (play.concede[1] is None or bool(self.eval(play.concede[1])))
+        self.end_when = play.end_when
+        if play.surrender is not None and self.eval(play.surrender):
+            self.phase = SURRENDER
+            self.to_move = self.declarer
+            return
         if self.claim_at == 0:
             self._trick_start()
-        ex = self.rules.excuse
-        if ex is not None and any(h >> ex.card & 1 for h in self.hands):
-            self.phase = XPLAY
+        self._play_with_excuse()
+
+    def _a_surrender(self, give_up: bool) -> None:
+        """The declarer gives up before the first lead, or plays on."""
+        if give_up:
+            self.conceded = True
+            self._finish()
+            return
+        self.phase = PLAY
+        self.to_move = self.leader
+        if self.claim_at == 0:
+            self._trick_start()
+        self._play_with_excuse()
 
     def _trick_start(self) -> None:
         play = self.contract.play
@@ -666,6 +828,8 @@ class State(ExtraPhases):
         self.trick = []
         self.leader = self.to_move = w
         if not self.hands[w]:
+            self._finish()
+        elif self.end_when is not None and self.eval(self.end_when):
             self._finish()
         elif len(self.trick_log) == self.claim_at:
             self._trick_start()
@@ -708,7 +872,7 @@ class State(ExtraPhases):
 
 _BIT = tuple(1 << i for i in range(1024))
 _LISTS = {"hands", "talon", "ex_acts", "payments", "history", "passed", "ex_queue", "discards", "drawn", "trick", "tricks",
-          "won", "consent_queue", "trick_log", "bid_of", "handed"}
+          "won", "consent_queue", "trick_log", "bid_of", "shown", "duel_queue", "handed"}
 
 
 def _make_clone():
@@ -727,10 +891,14 @@ def _make_clone():
 _clone = _make_clone()
 
 
-def _check_deal(rules: Ruleset, hands: list[int], talon: list[int]) -> None:
-    """A deal given from outside must have a hand per seat and hold every card exactly once."""
+def _check_deal(rules: Ruleset, hands: list[int], talon: list[int], dealer: int = 0) -> None:
+    """A deal given from outside must have a hand per seat, none for a seat sitting out, and hold every card
+    exactly once."""
     if len(hands) != rules.players:
         raise OmbreError(f"a deal needs {rules.players} hands, not {len(hands)}")
+    for s in rules.sitters[dealer]:
+        if hands[s]:
+            raise OmbreError(f"seat {s} sits this deal out and gets no cards")
     seen = 0
     for m in list(hands) + [1 << c for c in talon]:
         if seen & m:
@@ -761,4 +929,4 @@ _shake = hashlib.shake_128
 
 # by action id from A_PASS; pass and hold are handled with the auction in State.apply
 _SPECIAL = (None, None, State._a_draw, State._a_cede, State._a_stop, State._a_concede,
-            State._a_accept, State._a_refuse)
+            State._a_accept, State._a_refuse, None)

@@ -20,6 +20,11 @@ def visible_cards(state, seat: int) -> int:
         m |= 1 << state.turned
     m |= leftover_shown(state, seat)
     m |= demanded_shown(state)
+    for shown in state.shown:
+        m |= shown
+    exposed = exposed_seat(state)
+    if exposed >= 0:
+        m |= state.hands[exposed]
     return m
 
 
@@ -47,9 +52,22 @@ def partner_known(state, seat: int) -> bool:
             or (state.claim_seat == p and (state.committed or state.stopped)) or state.result is not None)
 
 
+def exposed_seat(state) -> int:
+    """The seat whose hand lies open to every seat now (-1: none)."""
+    c = state.contract
+    if c is None or c.expose is None or state.phase_name not in ("play", "done"):
+        return -1
+    if not state.play_hands[state.declarer]:
+        return -1
+    who = state._seat(c.expose[0])
+    if c.expose[1] == "own_first_card":
+        return who if state.play_hands[who] != state.hands[who] else -1
+    return who if state.trick_log or state.trick else -1
+
+
 def leftover_shown(state, seat: int) -> int:
     """The stock cards nobody drew, if the rules show them to this seat (only once play has begun)."""
-    if state.contract is None or state.phase < 3 or not state.talon:
+    if state.contract is None or state.phase_name not in ("play", "done") or not state.talon:
         return 0
     mode = state.contract.exchange.leftover
     if mode == "all" or (mode == "last_exchanger" and seat == state.last_exchanger):
@@ -67,8 +85,8 @@ def public_actions(state, seat: int) -> list[dict[str, Any]]:
     return [e.public(seat) for e in events(state)]
 
 
-def view(state, seat: int) -> dict[str, Any]:
-    """A seat's observation as plain data."""
+def view(state, seat: int, actions: bool = True) -> dict[str, Any]:
+    """A seat's observation as plain data; `actions=False` leaves out the action list (a replay, the costly part)."""
     r = state.rules
     deck = r.deck
     n = state.n
@@ -84,6 +102,7 @@ def view(state, seat: int) -> dict[str, Any]:
         "hand_sizes": [bin(h).count("1") for h in state.hands],
         "talon_size": len(state.talon),
         "pool": state.pool,
+        "pool_before": state.pool_before,
         "declarer": state.declarer if state.declarer >= 0 else None,
         "contract": state.contract.name if state.contract else None,
         "trump": state.trump.name if state.trump is not None else None,
@@ -94,12 +113,19 @@ def view(state, seat: int) -> dict[str, Any]:
         "my_draws": deck.names(state.drawn[seat]),
         "discard_counts": [bin(d).count("1") for d in state.discards],
         "leftover_shown": deck.names(leftover_shown(state, seat)),
+        "sitting_out": [s for s in r.sitters[state.dealer] if s != state.declarer],
+        "shown": [{"seat": s, "cards": deck.names(m)} for s, m in enumerate(state.shown) if m],
+        "exposed": None,
         "tricks": list(state.tricks),
         "trick_history": [{"leader": ld, "cards": [deck.name(c) for c in cards], "winner": w}
                           for ld, cards, w in state.trick_log],
         "current_trick": [deck.name(c) for c in state.trick],
-        "actions": public_actions(state, seat),
     }
+    if actions:
+        out["actions"] = public_actions(state, seat)
+    exposed = exposed_seat(state)
+    if exposed >= 0:
+        out["exposed"] = {"seat": exposed, "hand": deck.names(state.hands[exposed])}
     if state.current_player == seat:
         out["legal"] = [r.action_str(a) for a in state.legal_actions()]
     if state.result is not None:

@@ -1,0 +1,228 @@
+"""The greedy player: wins a trick as cheaply as it can, never overtakes a partner, throws its least useful
+cards, and bids from a hand evaluation made with the variant's own rank tables."""
+from __future__ import annotations
+
+import random
+
+from ..cards import bits
+from .seat import Seat, from_state, from_view
+
+# A bid needs this share of the tricks above an equal share (a declarer must beat each opponent).
+BID_MARGIN = 0.08
+# How much more each rung up the contract ladder asks for.
+LEVEL_STEP = 0.3
+# What one exchanged card is worth in tricks, on average.
+EXCHANGE_GAIN = 0.2
+
+
+def higher_count(ctx, c: int, others: int) -> int:
+    """How many cards of `others` beat `c` when `c` leads its own suit."""
+    row = ctx.key[ctx.eff[c]]
+    p = row[c]
+    return sum(1 for u in bits(others) if row[u] > p)
+
+
+def is_master(ctx, c: int, unseen: int) -> bool:
+    """No card still unseen beats `c` when it leads."""
+    row = ctx.key[ctx.eff[c]]
+    p = row[c]
+    m = unseen
+    while m:
+        low = m & -m
+        if row[low.bit_length() - 1] > p:
+            return False
+        m ^= low
+    return True
+
+
+def estimate(ctx, hand: int, unseen: int) -> float:
+    """Tricks a hand should take with this trump context: trumps that can draw the higher ones still out,
+    top plain cards, and seconds guarded by length."""
+    power = ctx.power
+    tm = ctx.trump_mask
+    tricks = 0.0
+    mine = sorted(bits(hand & tm), key=lambda c: -power[c])
+    out = unseen & tm
+    for i, c in enumerate(mine):
+        h = higher_count(ctx, c, out)
+        if h <= i:
+            tricks += 1.0
+        elif h <= i + 1:
+            tricks += 0.5
+    if len(mine) > out.bit_count():
+        tricks += 0.5
+    by_suit: dict[int, list[int]] = {}
+    for c in bits(hand & ~tm):
+        by_suit.setdefault(ctx.eff[c], []).append(c)
+    for cards in by_suit.values():
+        cards.sort(key=lambda c: -power[c])
+        for j, c in enumerate(cards):
+            h = higher_count(ctx, c, unseen & ~tm)
+            if h <= j:
+                tricks += 0.8 if j == 0 else 0.4
+    return tricks
+
+
+def junk(ctx, hand: int, unseen: int) -> list[int]:
+    """Plain cards that are not masters, weakest first: what an exchange throws."""
+    power = ctx.power
+    out = [c for c in bits(hand & ~ctx.trump_mask) if not is_master(ctx, c, unseen)]
+    out.sort(key=lambda c: power[c])
+    return out
+
+
+def usefulness(ctx, deck, c: int) -> tuple:
+    """Order of keeping: plain before trump, low before high, few points before many."""
+    return (ctx.trump_mask >> c & 1, deck.cards[c].points, ctx.power[c])
+
+
+def best_trump(rules, contract, hand: int, unseen: int, suits) -> tuple[float, object]:
+    """The trump (of `suits`) that makes the hand strongest, with its estimate."""
+    best = None
+    for s in suits:
+        ctx = rules.context(contract.ranking, s)
+        e = estimate(ctx, hand, unseen)
+        if best is None or e > best[0]:
+            best = (e, s)
+    return best
+
+
+def contract_value(rules, contract, hand: int, unseen: int, talon: int) -> float:
+    """Tricks the hand should take as declarer of `contract`, counting what an exchange may bring."""
+    choices = rules.trump_choices(contract)
+    if contract.trump_mode == "turned":
+        ests = [estimate(rules.context(contract.ranking, s), hand, unseen) for s in choices]
+        est, ctx = sum(ests) / len(ests), rules.context(contract.ranking, choices[0])
+    else:
+        est, suit = best_trump(rules, contract, hand, unseen, choices or [None])
+        ctx = rules.context(contract.ranking, suit)
+    lim = contract.exchange.declarer.max_const if contract.exchange is not None else 0
+    can = talon if lim is None else min(lim, talon)
+    return est + EXCHANGE_GAIN * min(can, len(junk(ctx, hand, unseen)))
+
+
+class GreedyPolicy:
+    """Greedy decisions over a seat's situation (`Seat`)."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, s: Seat, legal: list[int]) -> int:
+        if len(legal) == 1:
+            return legal[0]
+        r = s.rules
+        a0 = legal[0]
+        if r.A_STOP in legal:  # take the game now rather than risk it
+            return r.A_STOP
+        if a0 < r.A_DISCARD:
+            return self.play(s, legal)
+        if a0 < r.A_BID or r.A_DRAW in legal and any(a < r.A_BID for a in legal):
+            return self.exchange(s, legal)
+        if any(r.A_BID <= a < r.A_TRUMP for a in legal) or r.A_HOLD in legal:
+            return self.bid(s, legal)
+        if r.A_TRUMP <= a0 < r.A_PASS:
+            suits = [r.deck.suits[a - r.A_TRUMP] for a in legal]
+            return r.A_TRUMP + best_trump(r, s.contract, s.hand, r.deck.full_mask & ~s.seen, suits)[1].index
+        for a in (r.A_STOP, r.A_ACCEPT, r.A_DRAW, r.A_PASS):
+            if a in legal:
+                return a
+        known = set(range(r.A_PASS, r.A_REFUSE + 1))
+        pick = [a for a in legal if a not in known] or legal
+        return pick[0] if len(pick) == 1 else self.rng.choice(pick)
+
+    # -- auction ---------------------------------------------------------------------------------------
+    def bid(self, s: Seat, legal: list[int]) -> int:
+        """The lowest bid the hand supports: each contract up the ladder asks for more (LEVEL_STEP a rung);
+        a contract with a called partner asks a side's share less what a partner brings on average."""
+        r = s.rules
+        unseen = r.deck.full_mask & ~s.seen
+        share = s.tricks_total / max(s.active, 2)
+        ladder = sorted({c.level for c in r.contracts if c.biddable})
+        bids = sorted((r.contracts[a - r.A_BID] for a in legal if r.A_BID <= a < r.A_TRUMP), key=lambda c: c.level)
+
+        def need(c) -> float:
+            side = 2 if getattr(c, "call", None) is not None else 1
+            base = s.tricks_total * (side / max(s.active, 2) + BID_MARGIN) - (side - 1) * share
+            rung = ladder.index(c.level) if c.level in ladder else 0
+            return base * (1 + LEVEL_STEP * rung)
+
+        for c in bids:
+            if contract_value(r, c, s.hand, unseen, s.talon) >= need(c):
+                return r.A_BID + c.index
+        if r.A_HOLD in legal and s.high_bid is not None \
+                and contract_value(r, s.high_bid, s.hand, unseen, s.talon) >= need(s.high_bid):
+            return r.A_HOLD
+        return r.A_PASS if r.A_PASS in legal else self.rng.choice(legal)
+
+    # -- exchange --------------------------------------------------------------------------------------
+    def exchange(self, s: Seat, legal: list[int]) -> int:
+        r = s.rules
+        unseen = r.deck.full_mask & ~s.seen
+        if s.trump is None and s.contract is not None and s.contract.trump_mode == "named":
+            suit = best_trump(r, s.contract, s.hand, unseen, r.deck.suits)[1]
+            ctx = r.context(s.contract.ranking, suit)
+        else:
+            ctx = s.ctx
+        may = {a - r.A_DISCARD for a in legal if r.A_DISCARD <= a < r.A_BID}
+        for c in junk(ctx, s.hand, unseen):
+            if c in may and (s.seat == s.declarer or ctx.power[c] < _median_power(ctx)):
+                return r.A_DISCARD + c
+        if r.A_DRAW in legal:
+            return r.A_DRAW
+        c = min(may, key=lambda c: usefulness(ctx, r.deck, c))
+        return r.A_DISCARD + c
+
+    # -- play ------------------------------------------------------------------------------------------
+    def play(self, s: Seat, legal: list[int]) -> int:
+        r = s.rules
+        ctx = s.ctx
+        deck = r.deck
+        unseen = deck.full_mask & ~s.seen
+        cards = [a for a in legal if a < r.A_DISCARD]
+        cheap = min(cards, key=lambda c: usefulness(ctx, deck, c))
+        if not s.trick:
+            masters = [c for c in cards if is_master(ctx, c, unseen)]
+            if masters:
+                return max(masters, key=lambda c: (ctx.trump_mask >> c & 1, ctx.power[c]))
+            plain = [c for c in cards if not ctx.trump_mask >> c & 1]
+            return min(plain or cards, key=lambda c: (deck.cards[c].points, ctx.power[c]))
+        row = ctx.key[ctx.eff[s.trick[0][1]]]
+        best_seat, best = max(s.trick, key=lambda sc: row[sc[1]])
+        last = len(s.trick) == s.active - 1
+        if best_seat in s.partners():
+            return cheap
+        winners = sorted((c for c in cards if row[c] > row[best]), key=lambda c: row[c])
+        if not winners:
+            return cheap
+        if last:
+            return winners[0]
+        safe = [c for c in winners if all(row[u] <= row[c] for u in bits(unseen))]
+        return safe[0] if safe else winners[0]
+
+
+def _median_power(ctx) -> int:
+    ps = sorted(p for p in ctx.power if p < 1000)
+    return ps[len(ps) // 2] if ps else 0
+
+
+class GreedyPlayer:
+    """The greedy player seeing only its seat's view."""
+
+    name = "greedy"
+    view_actions = False  # the action list is not needed: hand, tricks and the trick in play suffice
+
+    def __init__(self, seed: int | None = None, rules=None) -> None:
+        self.rules = rules
+        self.policy = GreedyPolicy(random.Random(seed))
+
+    def act(self, view: dict, legal: list[int]) -> int:
+        if len(legal) == 1:
+            return legal[0]
+        return self.policy.choose(from_view(self.rules, view), legal)
+
+
+def greedy_action(policy: GreedyPolicy, state, legal: list[int]) -> int:
+    """The greedy choice of the seat to move in a (sampled) world."""
+    if len(legal) == 1:
+        return legal[0]
+    return policy.choose(from_state(state, state.to_move), legal)
