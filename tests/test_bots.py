@@ -139,3 +139,22 @@ def test_player_names():
         with pytest.raises(OmbreError) as e:
             make_player(bad, 1, r)
         assert str(e.value).startswith(msg)
+
+
+@pytest.mark.parametrize("variant", [
+    "ombre", "ombre-a-dos", "danish-lhombre", "danish-lhombre(four_players=opposite_sits_out)",
+    "ombre(four_players=opposite_sits_out_with_takeover)", "quadrille", "cinquillo", "tredrille", "taroc-lhombre",
+    "taroc-lhombre(type=new)"])
+def test_bots_play_every_variant(variant):
+    """Greedy and a small Monte-Carlo player play whole deals of every built-in game; payments balance."""
+    r = load(variant)
+    for i in range(2):
+        s = State(r, seed=deal_seed(5, i), dealer=i % r.players)
+        ps = [make_player("pimc:4" if k == i % r.players else "greedy", 100 * i + k, r) for k in range(r.players)]
+        steps = 0
+        while not s.is_terminal:
+            s.apply(act(ps[s.to_move], s, s.to_move))
+            steps += 1
+            assert steps < 1000
+        res = s.result
+        assert sum(res.payments) + res.pool_after - res.pool_before == 0

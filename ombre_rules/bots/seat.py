@@ -26,10 +26,14 @@ class Seat:
 
     @property
     def ctx(self):
-        """The rank tables of the contract and trump (or, before a contract, of the first contract, no trump)."""
+        """The rank tables of the contract and trump (or, before a contract, of the first contract, with its
+        fixed trump if it has one, else no trump)."""
         r = self.rules
         c = self.contract or r.contracts[0]
-        return r.context(c.ranking, self.trump)
+        trump = self.trump
+        if trump is None and c.trump_mode == "fixed":
+            trump = c.fixed_suit
+        return r.context(c.ranking, trump)
 
     def partners(self) -> set[int]:
         """The seats certainly on this seat's side (itself included)."""
