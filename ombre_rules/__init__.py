@@ -1,10 +1,7 @@
 """ombre_rules: a rules DSL and one generic engine for the Ombre family of trick-taking games.
 
->>> from ombre_rules import load, State
->>> rules = load("ombre")
->>> state = State(rules, seed=1)
->>> state.phase_name
-'auction'
+Load a variant by the id of a built-in variant or by the path of a variant file, then play it:
+`rules = load("house.yaml")`, `state = State(rules, seed=1)`, `state.legal_actions()`, `state.apply(action)`.
 """
 from .engine import Result, State
 from .errors import IllegalActionError, InvalidActionError, OmbreError, SpecError

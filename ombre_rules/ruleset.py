@@ -840,5 +840,5 @@ def _get_path(data: Any, path: tuple | None) -> Any:
 
 
 def load(variant: str, options: dict[str, str] | None = None) -> Ruleset:
-    """Load and compile a variant: `load("ombre")`, `load("ombre(all_pass=contrabola)")`, `load("x.yaml")`."""
+    """Load and compile a variant: `load(ID)`, `load("ID(OPTION=CHOICE)")`, `load("house.yaml")`."""
     return Ruleset.load(variant, options)
