@@ -16,13 +16,13 @@ from .ruleset import Ruleset, load
 
 EPILOG = """examples:
   ombre variants
-  ombre play ombre --seed 7
+  ombre play VARIANT --seed 7
   ombre play "VARIANT(OPTION=CHOICE)" --seed 3 --record deal.json
-  ombre play ombre --seed 7 --human 1
+  ombre play VARIANT --seed 7 --human 1
   ombre replay deal.json
   ombre check variants/*.yaml
   ombre test tests/scenarios
-  ombre bench ombre --deals 5000 --seed 1 --json
+  ombre bench VARIANT --deals 5000 --seed 1 --json
   ombre simulate VARIANT --deals 1000 --players greedy --seed 1 --jobs 2 --out deals.jsonl
   ombre compare VARIANT1 VARIANT2 --deals 2000 --seed 1 --out report/
 """
