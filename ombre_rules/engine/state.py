@@ -413,6 +413,9 @@ class State:
             self.duel_queue = list(order[2:])
 
     def _next_bidder(self) -> None:
+        if self.high in self.rules.auction.final_bids:  # a bid that ends the auction at once
+            self._end_auction()
+            return
         if self.rules.auction.form == "duel":
             self._duel_next()
             return
