@@ -28,14 +28,38 @@ def initial(state):
                  talon=list(state.deal_talon), seed=state.seed)
 
 
+class _Memo:
+    """The last deal replayed for `events`: asked again for the same deal with more actions (the next view of a
+    deal in play, or another seat's view of the same moment), the replay goes on from where it stopped."""
+
+    __slots__ = ("rules", "deal", "history", "state", "events")
+
+    def __init__(self) -> None:
+        self.rules = self.deal = self.state = None
+        self.history: list[int] = []
+        self.events: list[Event] = []
+
+
+_MEMO = _Memo()
+
+
 def events(state) -> list[Event]:
     """The deal's actions so far, each with its seat and phase."""
     r = state.rules
-    s = initial(state)
-    out = []
-    for i, a in enumerate(state.history):
+    hist = state.history
+    deal = (state.deal_hands, state.deal_talon, state.dealer, state.pool_before, state.seed)
+    m = _MEMO
+    done = len(m.history)
+    if m.rules is r and m.deal == deal and done <= len(hist) and hist[:done] == m.history:
+        s, out = m.state, m.events
+    else:
+        s, out, done = initial(state), [], 0
+        m.rules, m.deal, m.state, m.events = r, deal, s, out
+    m.history = []  # until the replay below is through
+    for i in range(done, len(hist)):
+        a = hist[i]
         seat, phase = s.to_move, s.phase_name
-        text = r.action_str(a)
-        out.append(Event(i, seat, phase, a, text, r.A_DISCARD <= a < r.A_BID))
         s.apply(a)
-    return out
+        out.append(Event(i, seat, phase, a, r.action_str(a), r.A_DISCARD <= a < r.A_BID))
+    m.history = hist[:]
+    return out[:]
