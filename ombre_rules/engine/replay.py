@@ -54,12 +54,12 @@ def events(state) -> list[Event]:
         s, out = m.state, m.events
     else:
         s, out, done = initial(state), [], 0
-        m.rules, m.deal, m.state, m.events = r, deal, s, out
-    m.history = []  # until the replay below is through
+        m.deal, m.state, m.events = deal, s, out
+    m.rules = None  # forgotten until the replay below is through
     for i in range(done, len(hist)):
         a = hist[i]
         seat, phase = s.to_move, s.phase_name
         s.apply(a)
         out.append(Event(i, seat, phase, a, r.action_str(a), r.A_DISCARD <= a < r.A_BID))
-    m.history = hist[:]
+    m.rules, m.history = r, hist[:]
     return out[:]
