@@ -196,6 +196,7 @@ class AuctionRules:
     forced_by: frozenset = frozenset()
     form: str = "rotation"
     choice: str = "bid"
+    final_bids: frozenset = frozenset()
 
 
 @dataclass(eq=False)
@@ -284,10 +285,12 @@ class Ruleset:
             forced_bid = self._contract_ref(forced["bid"], ("auction", "forced", "bid"))
             forced_by = frozenset(self._contract_ref(c, ("auction", "forced", "by", i))
                                   for i, c in enumerate(forced["by"]))
+        final = frozenset(self._contract_ref(c, ("auction", "final", i))
+                          for i, c in enumerate(data["auction"].get("final") or []))
         self.auction = AuctionRules(first, data["auction"].get("hold", "earlier_seat"), ap["then"],
                                     force_who, force_contract, extra, forced_bid, forced_by,
                                     data["auction"].get("form", "rotation"),
-                                    data["auction"].get("contract_choice", "bid"))
+                                    data["auction"].get("contract_choice", "bid"), final)
         self.hold_by_priority = self.auction.hold == "earlier_seat"
         self.main_round = tuple(sorted((c for c in self.contracts if c.biddable), key=lambda c: c.level))
         self.follow_lists: list[tuple] = []

@@ -1,6 +1,7 @@
 """Re-running a deal's actions from its start, for logs and for per-seat action lists."""
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 
 from .phases import GIVEBACK
@@ -31,16 +32,48 @@ def initial(state):
                  talon=list(state.deal_talon), seed=state.seed)
 
 
+class _Memo:
+    """The last deal replayed for `events`: asked again for the same deal with more actions (the next view of a
+    deal in play, or another seat's view of the same moment), the replay goes on from where it stopped."""
+
+    __slots__ = ("rules", "deal", "history", "state", "events")
+
+    def __init__(self) -> None:
+        self.rules = self.deal = self.state = None
+        self.history: list[int] = []
+        self.events: list[Event] = []
+
+
+_LOCAL = threading.local()  # one memo per thread: bots may run in threads (a Dask worker, for one)
+
+
+def forget() -> None:
+    """Drop this thread's memo: the next view replays its deal from the start."""
+    _LOCAL.memo = _Memo()
+
+
 def events(state) -> list[Event]:
     """The deal's actions so far, each with its seat and phase."""
     r = state.rules
-    s = initial(state)
-    out = []
-    for i, a in enumerate(state.history):
+    hist = state.history
+    deal = (state.deal_hands, state.deal_talon, state.dealer, state.pool_before, state.seed)
+    m = getattr(_LOCAL, "memo", None)
+    if m is None:
+        m = _LOCAL.memo = _Memo()
+    done = len(m.history)
+    if m.rules is r and m.deal == deal and done <= len(hist) and hist[:done] == m.history:
+        s, out = m.state, m.events
+    else:
+        s, out, done = initial(state), [], 0
+        m.deal, m.state, m.events = deal, s, out
+    m.rules = None  # forgotten until the replay below is through
+    for i in range(done, len(hist)):
+        a = hist[i]
         seat, phase = s.to_move, s.phase_name
         text = r.action_str(a)
         give_back = s.phase == GIVEBACK  # a card given for a demanded one: the two seats alone know it
         s.apply(a)
         receiver = s.handed[-1][2] if give_back else -1
         out.append(Event(i, seat, phase, a, text, r.A_DISCARD <= a < r.A_BID or give_back, receiver))
-    return out
+    m.rules, m.history = r, hist[:]
+    return out[:]

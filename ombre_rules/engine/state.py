@@ -211,8 +211,8 @@ class State(ExtraPhases):
             return [r.A_TRUMP + s.index for s in self._trump_options()]
         if ph == CONSENT:
             return [r.A_ACCEPT, r.A_REFUSE]
-        if ph == CALL:
-            return [r.A_CALL + c for c in self._callable()]
+        if ph == CALL:  # worked out once, as the phase began
+            return list(self.lc)
         if ph == GIVE:
             return [r.A_GIVE + c for c in self.hl[self.declarer] if c != self.called]
         if ph == DECLARE:
@@ -432,6 +432,9 @@ class State(ExtraPhases):
             self._next_bidder()
 
     def _next_bidder(self) -> None:
+        if self.high in self.rules.auction.final_bids:  # a bid that ends the auction at once
+            self._end_auction()
+            return
         if self.rules.auction.form == "duel":
             self._duel_next()
             if self.rules.auto_pass:
@@ -729,13 +732,17 @@ class State(ExtraPhases):
     def _callable(self) -> list[int]:
         """The cards the declarer may call now, by the contract's `call.allowed`."""
         env = self.env()
-        cards = self.rules.deck.cards
         allowed = self.contract.call.allowed
         out = []
-        for c in range(self.rules.deck.size):
-            env.choice = cards[c]
-            if self.eval(allowed, env):
-                out.append(c)
+        try:
+            for card in self.rules.deck.cards:
+                env.choice = card
+                if allowed.fn(env):
+                    out.append(card.id)
+        except OmbreError:
+            raise
+        except Exception as ex:
+            raise SpecError(f"expression '{allowed.text}' failed: {ex}", allowed.loc) from None
         return out
 
     def _a_call(self, c: int) -> None:
@@ -778,9 +785,11 @@ class State(ExtraPhases):
             return
         call = self.contract.call
         if call is not None and self.called < 0:
-            if self._callable():
+            calls = self._callable()
+            if calls:
                 self.phase = CALL
                 self.to_move = self.declarer
+                self.lc = tuple(self.rules.A_CALL + c for c in calls)
                 return
         self.phase = PLAY
         self.play_hands = tuple(self.hands)
