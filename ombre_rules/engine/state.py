@@ -43,8 +43,9 @@ class State(ExtraPhases):
 
     # the fields of the play loop first, so they share cache lines
     __slots__ = ("phase", "to_move", "lm", "nc", "hands", "hl", "trick", "history", "claim_pending", "concede_ok",
-                 "keyrow", "best", "best_seat", "leader", "led", "tm", "follow_rows", "nxt", "n", "ctx", "rules", "tricks",
-                 "won", "trick_log", "claim_at", "ex_count", "ex_min", "ex_max", "ex_can_cede", "ex_acts", "discards", "lc",
+                 "keyrow", "best", "best_seat", "leader", "led", "tm", "follow_rows", "nxt", "n", "ctx", "rules",
+                 "tricks", "won", "trick_log", "claim_at", "ex_count", "ex_min", "ex_max", "ex_can_cede", "ex_acts",
+                 "discards", "lc",
                  "dealer", "seed", "talon", "deal_hands", "deal_talon", "pool_before", "pool", "payments",
                  "declarer", "contract", "trump", "turned", "high", "high_seat", "high_level", "passed",
                  "first_bidder", "round_no", "round_bids", "bid_levels", "ex_queue", "ex_first_used", "ceded",
@@ -880,8 +881,8 @@ class State(ExtraPhases):
 
 
 _BIT = tuple(1 << i for i in range(1024))
-_LISTS = {"hands", "talon", "ex_acts", "payments", "history", "passed", "ex_queue", "discards", "drawn", "trick", "tricks",
-          "won", "consent_queue", "trick_log", "bid_of", "shown", "duel_queue", "handed"}
+_LISTS = {"hands", "talon", "ex_acts", "payments", "history", "passed", "ex_queue", "discards", "drawn", "trick",
+          "tricks", "won", "consent_queue", "trick_log", "bid_of", "shown", "duel_queue", "handed"}
 
 
 def _make_clone():
