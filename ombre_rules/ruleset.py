@@ -759,7 +759,7 @@ class Ruleset:
 
     # -- actions -------------------------------------------------------------------------------------
     def action_str(self, a: int) -> str:
-        """The notation of an action id: `play AS`, `discard 7D`, `bid <contract>`, `trump <suit>`, `pass`,
+        """The notation of an action id: `play <card>`, `discard <card>`, `bid <contract>`, `trump <suit>`, `pass`,
         `demand <card>`, `give <card>`…"""
         nc = self.deck.size
         if a < nc:
