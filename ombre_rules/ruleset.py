@@ -684,11 +684,11 @@ class Ruleset:
             out.append(card.id)
         return out
 
-    def bid_lists(self, contracts: tuple[Contract, ...], key: int) -> list[tuple[int, ...]]:
+    def bid_lists(self, contracts: tuple[Contract, ...], key: int) -> tuple[list[tuple[int, ...]], tuple[int, ...]]:
         """For an auction round (0 main, 1 after all passed): by the level of the current high bid, `pass` and
-        the bids above it."""
-        table = self._bid_lists.get(key)
-        if table is None:
+        the bids above it; and each contract's level in the round, by contract index (0: not biddable)."""
+        got = self._bid_lists.get(key)
+        if got is None:
             ranked = [(self.bid_level(c, key), self.A_BID + c.index) for c in contracts]
             top = max([lv for lv, _a in ranked] + [0])
             table = []
@@ -697,18 +697,11 @@ class Ruleset:
                 # without jump bids only the next level above may be bid
                 cap = min(above, default=0) if not self.jumps else top
                 table.append((self.A_PASS,) + tuple(a for lv, a in ranked if lvl < lv <= cap))
-            self._bid_lists[key] = table
-        return table
-
-    def bid_levels(self, round_no: int) -> tuple[int, ...]:
-        """Each contract's rank in an auction round, by contract index."""
-        key = ("levels", round_no)
-        levels = self._bid_lists.get(key)
-        if levels is None:
-            biddable = self.main_round if round_no == 0 else self.auction.extra_round
-            levels = self._bid_lists[key] = tuple(self.bid_level(c, round_no) if c in biddable else 0
-                                                  for c in self.contracts)
-        return levels
+            levels = [0] * len(self.contracts)
+            for lv, a in ranked:
+                levels[a - self.A_BID] = lv
+            got = self._bid_lists[key] = (table, tuple(levels))
+        return got
 
     def bid_level(self, c: Contract, round_no: int) -> int:
         """A contract's rank in an auction round; in the round after all passed (or the forced seat's choice),

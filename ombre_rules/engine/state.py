@@ -416,8 +416,7 @@ class State(ExtraPhases):
         self.bid_of = [-1] * self.n
         for s in self.rules.sitters[self.dealer]:
             self.passed[s] = True
-        self.round_bids = self.rules.bid_lists(contracts, rnd)
-        self.bid_levels = self.rules.bid_levels(rnd)
+        self.round_bids, self.bid_levels = self.rules.bid_lists(contracts, rnd)
         first = self._seat(self.rules.auction.first)
         self.first_bidder = self.to_move = first
         self.round_no = rnd

@@ -17,24 +17,22 @@ def _items(xs: tuple) -> list:
     return list(xs)
 
 
-def _max(*xs):
+def _extreme(pick, xs: tuple):
     items = _items(xs)
     if None in items:  # a none does not count
         items = [x for x in items if x is not None]
     try:
-        return max(items, default=0)
-    except TypeError:  # a none among the values (or values that do not compare): they do not count
-        return max((x for x in items if isinstance(x, int)), default=0)
+        return pick(items, default=0)
+    except TypeError:  # values that do not compare: only the numbers count
+        return pick((x for x in items if isinstance(x, int)), default=0)
+
+
+def _max(*xs):
+    return _extreme(max, xs)
 
 
 def _min(*xs):
-    items = _items(xs)
-    if None in items:  # a none does not count
-        items = [x for x in items if x is not None]
-    try:
-        return min(items, default=0)
-    except TypeError:
-        return min((x for x in items if isinstance(x, int)), default=0)
+    return _extreme(min, xs)
 
 
 def _sum(xs):
