@@ -27,11 +27,7 @@ def run(rules: Ruleset, deals: int, seed: int, warmup: int = 200) -> dict:
     t0 = time.perf_counter()
     for _ in range(deals):
         s = State(rules, seed=rng.getrandbits(32), dealer=dealer, pool=pool)
-        legal = s.legal_actions
-        apply = s.apply
-        while s.phase != 5:
-            acts = legal()
-            apply(acts[int(rand() * len(acts))])
+        s.random_playout(rand)
         actions += len(s.history)
         res = s.result
         contracts[res.contract or "-"] += 1

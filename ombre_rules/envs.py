@@ -31,7 +31,20 @@ STATE_READS = {
     "stopped": "_st.stopped",
     "conceded": "_st.conceded",
     "pool": "_st.pool",
+    "defenders": "_defenders(_st)",
+    "trump_order": "(_st.ctx.trump_order_cards if _st.ctx is not None else [])",
 }
+
+
+def defenders(st) -> list[int]:
+    """Every seat but the declarer and his partner (if a called card made one)."""
+    if st.declarer < 0:
+        return []
+    others = st.orders[st.declarer][1:]
+    partner = st.partner
+    if partner < 0:
+        return list(others)
+    return [s for s in others if s != partner]
 
 
 class CardEnv:
@@ -123,10 +136,7 @@ class DealEnv(CardEnv):
     @property
     def defenders(self):
         """Every seat but the declarer and his partner (if a called card made one)."""
-        st = self._state
-        if st.declarer < 0:
-            return []
-        return [s for s in st.orders[st.declarer][1:] if s != st.partner]
+        return defenders(self._state)
 
     @property
     def partner(self):

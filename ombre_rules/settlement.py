@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .envs import DEAL_FUNCS, DEAL_VARS, SEAT_VARS, STATE_READS
+from .envs import DEAL_FUNCS, DEAL_VARS, SEAT_VARS, STATE_READS, defenders
 from .errors import SpecError, did_you_mean
 from .lang import Site
 
@@ -12,37 +12,53 @@ if TYPE_CHECKING:
     from .ruleset import Contract, Ruleset
 
 
-def _seats(value: Any) -> list[int]:
-    if type(value) is int:
-        return [value]
+def _seats(value: Any):
+    """The seats a payment names: one seat, none, or a list of them (a list of seats is used as it is)."""
+    t = type(value)
+    if t is int:
+        return (value,)
     if value is None:
-        return []
-    if isinstance(value, (list, tuple)):
-        return [int(v) for v in value if v is not None]
-    return [int(value)]
+        return ()
+    if t is list or t is tuple:
+        for v in value:
+            if type(v) is not int:
+                return [int(v) for v in value if v is not None]
+        return value
+    return (int(value),)
 
 
-def transfer(state, kind: str, frm: Any, to: Any, amount: Any) -> None:
-    """One scoring step: `pay` from each payer to each payee, `to_pool` from each payer, `from_pool` to each."""
+def pay(state, frm: Any, to: Any, amount: Any) -> None:
+    """`pay`: each payer pays the amount to each payee (nobody pays himself)."""
     amount = int(amount or 0)
-    pay = state.payments
-    if kind == "pay":
-        for f in (frm,) if type(frm) is int else _seats(frm):
-            for t in (to,) if type(to) is int else _seats(to):
-                if f != t:
-                    pay[f] -= amount
-                    pay[t] += amount
-    elif kind == "to_pool":
-        for f in _seats(frm):
-            pay[f] -= amount
-            state.pool += amount
-    else:  # from_pool: the amount (at most the pool) is shared equally; an odd counter stays in the pool
-        payees = _seats(to)
-        if payees:
-            share = max(0, min(amount, state.pool)) // len(payees)
-            for t in payees:
-                pay[t] += share
-                state.pool -= share
+    book = state.payments
+    for f in _seats(frm):
+        for t in _seats(to):
+            if f != t:
+                book[f] -= amount
+                book[t] += amount
+
+
+def to_pool(state, frm: Any, amount: Any) -> None:
+    """`to_pool`: each payer puts the amount into the pool."""
+    amount = int(amount or 0)
+    book = state.payments
+    for f in _seats(frm):
+        book[f] -= amount
+        state.pool += amount
+
+
+def from_pool(state, to: Any, amount: Any) -> None:
+    """`from_pool`: the amount (at most the pool) is shared equally; an odd counter stays in the pool."""
+    payees = _seats(to)
+    if payees:
+        share = max(0, min(int(amount or 0), state.pool)) // len(payees)
+        book = state.payments
+        for t in payees:
+            book[t] += share
+            state.pool -= share
+
+
+TRANSFERS = {"pay": pay, "to_pool": to_pool, "from_pool": from_pool}
 
 
 def _lets(rs: Ruleset, path: tuple, known: tuple[str, ...], block, depth: int) -> tuple[str, ...]:
@@ -74,7 +90,8 @@ def _steps(rs: Ruleset, oname: str, names: tuple[str, ...], block, depth: int) -
         frm = rs.code(sp + ("from",), site, names, "players" if kind == "to_pool" else None)
         to = rs.code(sp + ("to",), site, names, None)
         amount = rs.code(sp + ("amount",), site, names, "pool" if kind == "from_pool" else 0)
-        block.add(depth, f"_xfer(_st, {kind!r}, {frm[0]}, {to[0]}, {amount[0]})", amount[1] or rs.loc(sp),
+        args = {"pay": (frm[0], to[0]), "to_pool": (frm[0],), "from_pool": (to[0],)}[kind]
+        block.add(depth, f"_{kind}(_st, {', '.join(args)}, {amount[0]})", amount[1] or rs.loc(sp),
                   str(body.get("amount", "")))
 
 
@@ -120,7 +137,9 @@ def _build(rs: Ruleset, name: str, contract: Contract | None):
 
 def build_settlement(rs: Ruleset) -> None:
     """Give each contract its settlement function; also the all-pass one and the ante."""
-    rs.compiler.globals["_xfer"] = transfer
+    for kind, fn in TRANSFERS.items():
+        rs.compiler.globals["_" + kind] = fn
+    rs.compiler.globals["_defenders"] = defenders
     known = {"all_pass"}
     for c in rs.contracts:
         c.finish = _build(rs, f"settle_{c.index}", c)
@@ -144,5 +163,5 @@ def build_settlement(rs: Ruleset) -> None:
         uses = rs.last_uses
         amount = rs.code(a + ("amount",), site, (), 0)
         rs.ante_static = (uses | rs.last_uses) <= SEAT_VARS
-        block.add(1, f"_xfer(_st, 'to_pool', {frm[0]}, None, {amount[0]})", amount[1], amount[2])
+        block.add(1, f"_to_pool(_st, {frm[0]}, {amount[0]})", amount[1], amount[2])
         rs.ante = block.build(live=frozenset({"pool"}))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import os
 import struct
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from ..envs import SEAT_VARS, DealEnv
@@ -270,23 +271,7 @@ class State(ExtraPhases):
         r = self.rules
         if ph == 2 and a in self.ex_acts:  # EXCHANGE
             if a < r.A_BID:  # a discard
-                c = a - self.nc
-                bit = _BIT[c]
-                seat = self.to_move
-                self.history.append(a)
-                self.hands[seat] ^= bit
-                self.hl[seat].remove(c)
-                self.discards[seat] |= bit
-                k = self.ex_count = self.ex_count + 1
-                acts = self.ex_acts
-                if k == self.ex_max:
-                    self.ex_acts = [r.A_DRAW]
-                    return
-                acts.remove(a)
-                if k == 1 and self.ex_can_cede:
-                    acts.remove(r.A_CEDE)
-                if k == self.ex_min:
-                    acts.append(r.A_DRAW)
+                self._discard(a)
                 return
             if a == r.A_DRAW:
                 self.history.append(a)
@@ -347,6 +332,82 @@ class State(ExtraPhases):
 
     def action_str(self, a: int) -> str:
         return self.rules.action_str(a)
+
+    def random_playout(self, rand: Callable[[], float]) -> None:
+        """Play the deal to its end with a uniformly random legal action at every decision.
+
+        `rand` gives floats in [0, 1), such as `random.Random(seed).random`. The actions are exactly those of
+        the loop `acts = s.legal_actions(); s.apply(acts[int(rand() * len(acts))])`, one `rand()` each, in
+        the same order; the state ends the same. It is faster because whole tricks are played without
+        building the legal lists a caller would see (the rollouts of tree search, benchmarks)."""
+        legal = self.legal_actions
+        apply = self.apply
+        while True:
+            ph = self.phase
+            if ph == 3 and not self.trick and not self.claim_pending and not self.concede_ok:
+                self._random_tricks(rand)
+            elif ph == 2:
+                acts = self.ex_acts
+                a = acts[int(rand() * len(acts))]
+                if a < self.rules.A_BID:
+                    self._discard(a)
+                else:
+                    apply(a)
+            elif ph == DONE:
+                return
+            else:
+                acts = legal()
+                apply(acts[int(rand() * len(acts))])
+
+    def _random_tricks(self, rand: Callable[[], float]) -> None:
+        """Tricks of `random_playout`, from a lead, while no claim or concession is open. A card is chosen from
+        the list legal_actions would give, and played as apply plays it (both kept in step with these)."""
+        hands, hl, nxt, history = self.hands, self.hl, self.nxt, self.history
+        rows, others = self.follow_rows, range(self.tn - 1)
+        ctx = self.ctx
+        key, eff = ctx.key, ctx.eff
+        while True:
+            seat = self.to_move
+            acts = hl[seat]
+            a = acts[int(rand() * len(acts))]
+            bit = _BIT[a]
+            history.append(a)
+            hands[seat] ^= bit
+            acts.remove(a)
+            self.leader = best_seat = seat
+            row = key[eff[a]]
+            best = row[a]
+            tm = bit
+            trick = [a]
+            follow = rows[a]
+            for _ in others:
+                seat = nxt[seat]
+                hand = hands[seat]
+                acts = hl[seat]
+                for bind, _must, table in follow:
+                    if hand & bind:
+                        acts = [c for c in acts if table[c]]
+                        break
+                c = acts[int(rand() * len(acts))]
+                bit = _BIT[c]
+                history.append(c)
+                hands[seat] = hand ^ bit
+                hl[seat].remove(c)
+                tm |= bit
+                k = row[c]
+                if k > best:
+                    best = k
+                    best_seat = seat
+                trick.append(c)
+            self.trick = trick
+            self.tm = tm
+            self.best = best
+            self.best_seat = best_seat
+            self.led = a
+            self.keyrow = row
+            self._end_trick()
+            if self.phase != 3 or self.claim_pending or self.concede_ok:
+                return
 
     def clone(self) -> State:
         """An independent copy (cheap: lists are copied, everything else is shared or immutable)."""
@@ -675,6 +736,27 @@ class State(ExtraPhases):
             self.to_move = decl
             return
         self._start_play()
+
+    def _discard(self, a: int) -> None:
+        """A discard action of the exchanger to move (legal: one of ex_acts)."""
+        c = a - self.nc
+        bit = _BIT[c]
+        seat = self.to_move
+        self.history.append(a)
+        self.hands[seat] ^= bit
+        self.hl[seat].remove(c)
+        self.discards[seat] |= bit
+        k = self.ex_count = self.ex_count + 1
+        acts = self.ex_acts
+        r = self.rules
+        if k == self.ex_max:
+            self.ex_acts = [r.A_DRAW]
+            return
+        acts.remove(a)
+        if k == 1 and self.ex_can_cede:
+            acts.remove(r.A_CEDE)
+        if k == self.ex_min:
+            acts.append(r.A_DRAW)
 
     def _a_draw(self) -> None:
         seat = self.to_move

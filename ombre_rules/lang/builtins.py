@@ -27,12 +27,26 @@ def _extreme(pick, xs: tuple):
         return pick((x for x in items if isinstance(x, int)), default=0)
 
 
+def _ints(xs: tuple):
+    """The single argument, when it is a non-empty list of numbers only (the common case, taken as it is)."""
+    if len(xs) == 1:
+        x = xs[0]
+        if type(x) is list and x:
+            for v in x:
+                if type(v) is not int:
+                    return None
+            return x
+    return None
+
+
 def _max(*xs):
-    return _extreme(max, xs)
+    x = _ints(xs)
+    return max(x) if x is not None else _extreme(max, xs)
 
 
 def _min(*xs):
-    return _extreme(min, xs)
+    x = _ints(xs)
+    return min(x) if x is not None else _extreme(min, xs)
 
 
 def _sum(xs):

@@ -1,0 +1,86 @@
+"""State.random_playout takes, action for action, the choices of the public loop
+`acts = s.legal_actions(); s.apply(acts[int(rand() * len(acts))])` with the same random numbers, and ends in the
+same state: in every built-in variant, and with every choice of every option."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ombre_rules import State, load
+from ombre_rules.spec.resolve import builtin_index
+
+VARIANTS = sorted(builtin_index())
+
+
+def _option_runs() -> list[tuple[str, dict[str, str]]]:
+    runs = []
+    for v in VARIANTS:
+        spec = load(v).spec
+        for key, choices in sorted(spec.choices.items()):
+            for c in choices:
+                if c != spec.options[key]:
+                    runs.append((v, {key: str(c).lower() if isinstance(c, bool) else str(c)}))
+    return runs
+
+
+def _both_ways(rules, deals: int, seed: int) -> dict[str, int]:
+    """Play each deal with the public loop and with random_playout from the same seed; both must agree. The
+    outcomes met, counted."""
+    outcomes: dict[str, int] = {}
+    pool = 0
+    dealer = 0
+    for i in range(deals):
+        a = State(rules, seed=seed * 100_000 + i, dealer=dealer, pool=pool)
+        b = a.clone()
+        ra = random.Random(i).random
+        rb = random.Random(i).random
+        while not a.is_terminal:
+            acts = a.legal_actions()
+            a.apply(acts[int(ra() * len(acts))])
+        b.random_playout(rb)
+        assert b.history == a.history, (i, rules.variant)
+        assert b.trick_log == a.trick_log
+        assert b.result == a.result
+        assert (b.hands, b.discards, b.drawn, b.won) == (a.hands, a.discards, a.drawn, a.won)
+        assert ra() == rb()  # as many random numbers used
+        assert b.legal_actions() == [] and b.is_terminal
+        outcomes[a.result.outcome] = outcomes.get(a.result.outcome, 0) + 1
+        pool = a.result.pool_after
+        dealer = rules.next_seat[dealer]
+    return outcomes
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_random_playout_is_the_public_loop(variant):
+    rules = load(variant)
+    outcomes = _both_ways(rules, 600, 1)
+    assert sum(outcomes.values()) == 600
+    assert len(outcomes) >= 3  # several ways to end were met, not one path over and over
+
+
+@pytest.mark.parametrize(("variant", "option"), _option_runs(),
+                         ids=lambda x: x if isinstance(x, str) else ",".join(f"{k}={v}" for k, v in x.items()))
+def test_random_playout_is_the_public_loop_with_each_option(variant, option):
+    rules = load(variant, option)
+    assert sum(_both_ways(rules, 40, 2).values()) == 40
+
+
+def test_random_playout_from_the_middle_of_a_deal():
+    """It may start at any point: mid-auction, mid-exchange, mid-trick, after a claim."""
+    rules = load("ombre")
+    for i in range(200):
+        a = State(rules, seed=i)
+        r0 = random.Random(-i)
+        for _ in range(i % 37):
+            if a.is_terminal:
+                break
+            a.apply(r0.choice(a.legal_actions()))
+        b = a.clone()
+        ra = random.Random(i).random
+        rb = random.Random(i).random
+        while not a.is_terminal:
+            acts = a.legal_actions()
+            a.apply(acts[int(ra() * len(acts))])
+        b.random_playout(rb)
+        assert b.history == a.history and b.result == a.result
