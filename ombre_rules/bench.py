@@ -8,14 +8,20 @@ from collections import Counter
 from .engine import State
 from .ruleset import Ruleset
 
+LOOPS = ("playout", "api")
 
-def run(rules: Ruleset, deals: int, seed: int, warmup: int = 200) -> dict:
+
+def run(rules: Ruleset, deals: int, seed: int, warmup: int = 200, loop: str = "playout") -> dict:
     """Play `deals` deals with uniformly random legal actions; counts and timing.
 
-    `warmup` untimed deals first build the rank and follow tables every trump context needs, as the
-    yardstick warms up too."""
+    `loop` is how: "playout" with State.random_playout, "api" with the public legal_actions/apply loop
+    (the same actions for the same seed, slower). `warmup` untimed deals first build the rank and follow
+    tables every trump context needs, as the yardstick warms up too."""
+    if loop not in LOOPS:
+        raise ValueError(f"loop must be one of {', '.join(LOOPS)}, not {loop!r}")
     if warmup:
-        run(rules, warmup, seed + 999, 0)
+        run(rules, warmup, seed + 999, 0, loop)
+    api = loop == "api"
     rng = random.Random(seed)
     rand = rng.random  # a uniform pick as legal[int(rand() * len(legal))], cheaper than rng.choice
     contracts: Counter = Counter()
@@ -27,7 +33,14 @@ def run(rules: Ruleset, deals: int, seed: int, warmup: int = 200) -> dict:
     t0 = time.perf_counter()
     for _ in range(deals):
         s = State(rules, seed=rng.getrandbits(32), dealer=dealer, pool=pool)
-        s.random_playout(rand)
+        if api:
+            legal = s.legal_actions
+            apply = s.apply
+            while s.phase != 5:
+                acts = legal()
+                apply(acts[int(rand() * len(acts))])
+        else:
+            s.random_playout(rand)
         actions += len(s.history)
         res = s.result
         contracts[res.contract or "-"] += 1
@@ -35,6 +48,6 @@ def run(rules: Ruleset, deals: int, seed: int, warmup: int = 200) -> dict:
         pool = res.pool_after
         dealer = nxt[dealer]
     dt = time.perf_counter() - t0
-    return {"variant": rules.variant, "deals": deals, "seed": seed, "seconds": round(dt, 4),
+    return {"variant": rules.variant, "loop": loop, "deals": deals, "seed": seed, "seconds": round(dt, 4),
             "deals_per_s": round(deals / dt, 1), "actions_per_deal": round(actions / deals, 2),
             "contracts": dict(sorted(contracts.items())), "outcomes": dict(sorted(outcomes.items()))}

@@ -194,12 +194,12 @@ def cmd_bench(args) -> int:
     if args.deals < 1:
         raise OmbreError("--deals must be at least 1")
     rules = _load(args.variant, args.option)
-    out = bench_mod.run(rules, args.deals, args.seed)
+    out = bench_mod.run(rules, args.deals, args.seed, loop=args.loop)
     if args.json:
         print(json.dumps(out))
     else:
         print(f"{out['variant']}: {out['deals']} deals in {out['seconds']:.2f}s = {out['deals_per_s']:.0f} deals/s "
-              f"({out['actions_per_deal']} actions/deal)")
+              f"({out['actions_per_deal']} actions/deal, {out['loop']} loop)")
         print(f"contracts: {out['contracts']}")
         print(f"outcomes: {out['outcomes']}")
     return 0
@@ -358,6 +358,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int, default=1, help="seed (default 1)")
     s.add_argument("--option", action="append", metavar="KEY=VALUE", help="set a variant option (repeatable)")
     s.add_argument("--json", action="store_true", help="end with one JSON line (includes deals_per_s)")
+    s.add_argument("--loop", choices=bench_mod.LOOPS, default="playout",
+                   help="playout: State.random_playout (default); api: the public legal_actions/apply loop, "
+                        "which takes the same actions")
     s.set_defaults(fn=cmd_bench)
     from .players import HELP as players_help
 

@@ -221,3 +221,17 @@ def test_bench_json(capsys):
     assert sum(stats["outcomes"].values()) == 50 == sum(stats["contracts"].values())
     again = json.loads(ombre(capsys, "bench", "ombre", "--deals", "50", "--seed", "1", "--json")[1])
     assert (again["outcomes"], again["contracts"]) == (stats["outcomes"], stats["contracts"])
+
+
+def test_bench_loops_play_the_same_deals(capsys):
+    """The playout and the public loop take the same actions for the same seed: the same counts."""
+    got = {}
+    for loop in ("playout", "api"):
+        rc, out, err = ombre(capsys, "bench", "danish-lhombre", "--deals", "60", "--seed", "4", "--json",
+                             "--loop", loop)
+        assert (rc, err) == (0, "")
+        stats = json.loads(out.splitlines()[-1])
+        assert stats["loop"] == loop
+        got[loop] = (stats["actions_per_deal"], stats["contracts"], stats["outcomes"])
+    assert got["playout"] == got["api"]
+    assert sum(got["api"][2].values()) == 60
