@@ -383,12 +383,19 @@ class State(ExtraPhases):
             for _ in others:
                 seat = nxt[seat]
                 hand = hands[seat]
-                acts = hl[seat]
-                for bind, _must, table in follow:
+                for bind, must, _table in follow:
                     if hand & bind:
-                        acts = [c for c in acts if table[c]]
+                        # legal_actions lists the cards of hand & must in rising order: take the k-th
+                        m = hand & must
+                        k = int(rand() * m.bit_count())
+                        while k:
+                            m &= m - 1
+                            k -= 1
+                        c = (m & -m).bit_length() - 1
                         break
-                c = acts[int(rand() * len(acts))]
+                else:
+                    acts = hl[seat]
+                    c = acts[int(rand() * len(acts))]
                 bit = _BIT[c]
                 history.append(c)
                 hands[seat] = hand ^ bit
