@@ -31,8 +31,9 @@ def pay(state, frm: Any, to: Any, amount: Any) -> None:
     """`pay`: each payer pays the amount to each payee (nobody pays himself)."""
     amount = int(amount or 0)
     book = state.payments
+    payees = _seats(to)
     for f in _seats(frm):
-        for t in _seats(to):
+        for t in payees:
             if f != t:
                 book[f] -= amount
                 book[t] += amount

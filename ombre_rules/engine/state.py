@@ -347,17 +347,28 @@ class State(ExtraPhases):
             if ph == 3 and not self.trick and not self.claim_pending and not self.concede_ok:
                 self._random_tricks(rand)
             elif ph == 2:
-                acts = self.ex_acts
-                a = acts[int(rand() * len(acts))]
-                if a < self.rules.A_BID:
-                    self._discard(a)
-                else:
-                    apply(a)
+                self._random_exchange(rand)
             elif ph == DONE:
                 return
             else:
                 acts = legal()
                 apply(acts[int(rand() * len(acts))])
+
+    def _random_exchange(self, rand: Callable[[], float]) -> None:
+        """Exchange turns of `random_playout`: an action out of ex_acts, which legal_actions copies."""
+        r = self.rules
+        first_other, draw = r.A_BID, r.A_DRAW
+        discard = self._discard
+        while self.phase == 2:
+            acts = self.ex_acts
+            a = acts[int(rand() * len(acts))]
+            if a < first_other:
+                discard(a)
+            elif a == draw:
+                self.history.append(a)
+                self._a_draw()
+            else:
+                self.apply(a)
 
     def _random_tricks(self, rand: Callable[[], float]) -> None:
         """Tricks of `random_playout`, from a lead, while no claim or concession is open. A card is chosen from
@@ -962,13 +973,14 @@ class State(ExtraPhases):
         self.to_move = -1
         r = self.rules
         self.outcome = self._run_block(r.finish_all_pass if all_pass else self.contract.finish)
-        self.result = Result(self.outcome, self.declarer if self.declarer >= 0 else None,
-                             self.contract.name if self.contract else None,
-                             self.trump.name if self.trump is not None else None, tuple(self.tricks),
-                             tuple(self.payments), self.pool_before, self.pool)
+        self.result = _new_tuple(Result, (self.outcome, self.declarer if self.declarer >= 0 else None,
+                                          self.contract.name if self.contract else None,
+                                          self.trump.name if self.trump is not None else None, tuple(self.tricks),
+                                          tuple(self.payments), self.pool_before, self.pool))
 
 
 _BIT = tuple(1 << i for i in range(1024))
+_new_tuple = tuple.__new__  # a Result made without the Python-level __new__ of a named tuple
 _LISTS = {"hands", "talon", "ex_acts", "payments", "history", "passed", "ex_queue", "discards", "drawn", "trick",
           "tricks", "won", "consent_queue", "trick_log", "bid_of", "shown", "duel_queue", "handed"}
 

@@ -64,7 +64,8 @@ def _len(xs):
 
 def _prefix_len(order, held):
     """How many leading items of `order` are all in `held` (a run from the top)."""
-    held = set(held or ())
+    if type(held) is not list or len(held) > 16:  # a set pays for itself only on long lists
+        held = set(held or ())
     n = 0
     for x in order or ():
         if x not in held:

@@ -78,12 +78,6 @@ class Expr:
         return self.fn(None)
 
 
-def _safe_getattr(obj: Any, name: str) -> Any:
-    if name.startswith("_"):  # never reach into Python itself
-        return None
-    return getattr(obj, name, None)
-
-
 def _safe_index(xs: Any, i: Any) -> Any:
     try:
         return xs[i]
@@ -96,7 +90,7 @@ class Compiler:
 
     def __init__(self, ns: Namespace) -> None:
         self.ns = ns
-        self.globals: dict[str, Any] = {"__builtins__": {}, "_ga": _safe_getattr, "_gi": _safe_index}
+        self.globals: dict[str, Any] = {"__builtins__": {}, "_ga": getattr, "_gi": _safe_index}
         for name, (fn, *_rest) in PURE.items():
             self.globals["_b_" + name] = fn
         self.globals.update(RUNTIME)
@@ -361,7 +355,7 @@ class _Job:
         target = self.emit(obj)
         if attr.startswith("_") or attr not in self.ns.attrs:
             raise self.error(f"unknown attribute '{attr}'{did_you_mean(attr, self.ns.attrs)}", attr_tok)
-        return f"_ga({target}, {attr!r})"
+        return f"_ga({target}, {attr!r}, None)"  # the name is known and public: getattr with a default
 
     def _call(self, t: Tree) -> str:
         callee, arguments = t.children
