@@ -266,7 +266,8 @@ class State(ExtraPhases):
             if len(trick) < self.tn:
                 self.to_move = self.nxt[seat]
             else:
-                self._end_trick()
+                self.trick = []
+                self._close_trick(self.best_seat, self.tm, self.leader, tuple(trick))
             return
         r = self.rules
         if ph == 2 and a in self.ex_acts:  # EXCHANGE
@@ -338,8 +339,9 @@ class State(ExtraPhases):
 
         `rand` gives floats in [0, 1), such as `random.Random(seed).random`. The actions are exactly those of
         the loop `acts = s.legal_actions(); s.apply(acts[int(rand() * len(acts))])`, one `rand()` each, in
-        the same order; the state ends the same. It is faster because whole tricks are played without
-        building the legal lists a caller would see (the rollouts of tree search, benchmarks)."""
+        the same order; the state ends the same (but for fields that only matter while a trick is in hand,
+        such as its best card so far). It is faster because whole tricks are played without building the
+        legal lists a caller would see (the rollouts of tree search, benchmarks)."""
         legal = self.legal_actions
         apply = self.apply
         while True:
@@ -377,6 +379,7 @@ class State(ExtraPhases):
         rows, others = self.follow_rows, range(self.tn - 1)
         ctx = self.ctx
         key, eff = ctx.key, ctx.eff
+        close = self._close_trick
         while True:
             seat = self.to_move
             acts = hl[seat]
@@ -385,7 +388,7 @@ class State(ExtraPhases):
             history.append(a)
             hands[seat] ^= bit
             acts.remove(a)
-            self.leader = best_seat = seat
+            leader = best_seat = seat
             row = key[eff[a]]
             best = row[a]
             tm = bit
@@ -417,13 +420,7 @@ class State(ExtraPhases):
                     best = k
                     best_seat = seat
                 trick.append(c)
-            self.trick = trick
-            self.tm = tm
-            self.best = best
-            self.best_seat = best_seat
-            self.led = a
-            self.keyrow = row
-            self._end_trick()
+            close(best_seat, tm, leader, tuple(trick))
             if self.phase != 3 or self.claim_pending or self.concede_ok:
                 return
 
@@ -930,11 +927,15 @@ class State(ExtraPhases):
                 self.told |= 1 << self.declarer
 
     def _end_trick(self) -> None:
-        w = self.best_seat
-        self.tricks[w] += 1
-        self.won[w] |= self.tm
-        self.trick_log.append((self.leader, tuple(self.trick), w))
+        trick = self.trick
         self.trick = []
+        self._close_trick(self.best_seat, self.tm, self.leader, tuple(trick))
+
+    def _close_trick(self, w: int, tm: int, leader: int, cards: tuple[int, ...]) -> None:
+        """Seat w won the trick of mask tm that `leader` led; the next trick, or the end of the deal."""
+        self.tricks[w] += 1
+        self.won[w] |= tm
+        self.trick_log.append((leader, cards, w))
         self.leader = self.to_move = w
         if not self.hands[w]:
             self._finish()
