@@ -724,8 +724,11 @@ class State(ExtraPhases):
             hi = lim.max_const
             if hi is None:
                 hi = int(self.eval(lim.max))
-            room = self.hands[seat].bit_count() if ex.take_talon and seat == decl else len(self.talon)
-            cap = min(hi, room, self.hands[seat].bit_count())
+            held = self.hands[seat].bit_count()
+            room = held if ex.take_talon and seat == decl else len(self.talon)
+            cap = hi if hi < room else room  # at most the limit, the cards to draw and the cards held
+            if held < cap:
+                cap = held
             if cap <= 0:
                 continue
             lo = lim.min_const
