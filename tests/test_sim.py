@@ -75,6 +75,8 @@ def test_compare_writes_report(tmp_path, capsys):
 def test_wilson():
     assert [round(x, 4) for x in wilson(5, 10)] == [0.2366, 0.7634]
     assert wilson(0, 0) == (0.0, 1.0)
+    # at k = 0 or k = n the interval holds its estimate exactly (charts draw the distances as error bars)
+    assert all(lo <= k / n <= hi for n in range(1, 200) for k in (0, n) for lo, hi in [wilson(k, n)])
 
 
 @pytest.mark.parametrize("argv,msg", [
