@@ -15,24 +15,46 @@ LEVEL_STEP = 0.3
 EXCHANGE_GAIN = 0.2
 
 
+class Tables:
+    """Per trump context, what the greedy player asks of every card, worked out once: the cards that beat it
+    when it leads its own suit, and its order of keeping."""
+
+    __slots__ = ("beats", "keep", "median")
+
+    def __init__(self, ctx, deck) -> None:
+        n = deck.size
+        self.beats = []
+        for c in range(n):
+            row = ctx.key[ctx.eff[c]]
+            m = 0
+            for u in range(n):
+                if row[u] > row[c]:
+                    m |= 1 << u
+            self.beats.append(m)
+        # order of keeping: plain before trump, few points before many, low before high
+        self.keep = [(ctx.trump_mask >> c & 1, deck.cards[c].points, ctx.power[c]) for c in range(n)]
+        ps = sorted(p for p in ctx.power if p < 1000)
+        self.median = ps[len(ps) // 2] if ps else 0
+
+
+_TABLES: dict = {}  # per context (contexts live as long as their ruleset, which caches them)
+
+
+def tables(ctx, deck) -> Tables:
+    t = _TABLES.get(ctx)
+    if t is None:
+        t = _TABLES[ctx] = Tables(ctx, deck)
+    return t
+
+
 def higher_count(ctx, c: int, others: int) -> int:
     """How many cards of `others` beat `c` when `c` leads its own suit."""
-    row = ctx.key[ctx.eff[c]]
-    p = row[c]
-    return sum(1 for u in bits(others) if row[u] > p)
+    return (others & tables(ctx, ctx.rules.deck).beats[c]).bit_count()
 
 
 def is_master(ctx, c: int, unseen: int) -> bool:
     """No card still unseen beats `c` when it leads."""
-    row = ctx.key[ctx.eff[c]]
-    p = row[c]
-    m = unseen
-    while m:
-        low = m & -m
-        if row[low.bit_length() - 1] > p:
-            return False
-        m ^= low
-    return True
+    return not unseen & tables(ctx, ctx.rules.deck).beats[c]
 
 
 def estimate(ctx, hand: int, unseen: int) -> float:
@@ -72,8 +94,8 @@ def junk(ctx, hand: int, unseen: int) -> list[int]:
 
 
 def usefulness(ctx, deck, c: int) -> tuple:
-    """Order of keeping: plain before trump, low before high, few points before many."""
-    return (ctx.trump_mask >> c & 1, deck.cards[c].points, ctx.power[c])
+    """Order of keeping: plain before trump, few points before many, low before high."""
+    return tables(ctx, deck).keep[c]
 
 
 def best_trump(rules, contract, hand: int, unseen: int, suits) -> tuple[float, object]:
@@ -165,7 +187,7 @@ class GreedyPolicy:
             ctx = s.ctx
         may = {a - r.A_DISCARD for a in legal if r.A_DISCARD <= a < r.A_BID}
         for c in junk(ctx, s.hand, unseen):
-            if c in may and (s.seat == s.declarer or ctx.power[c] < _median_power(ctx)):
+            if c in may and (s.seat == s.declarer or ctx.power[c] < tables(ctx, r.deck).median):
                 return r.A_DISCARD + c
         if r.A_DRAW in legal:
             return r.A_DRAW
@@ -177,32 +199,32 @@ class GreedyPolicy:
         r = s.rules
         ctx = s.ctx
         deck = r.deck
+        t = tables(ctx, deck)
+        beats = t.beats
+        keep = t.keep.__getitem__
         unseen = deck.full_mask & ~s.seen
-        cards = [a for a in legal if a < r.A_DISCARD]
-        cheap = min(cards, key=lambda c: usefulness(ctx, deck, c))
+        nc = r.A_DISCARD
+        cards = [a for a in legal if a < nc]
         if not s.trick:
-            masters = [c for c in cards if is_master(ctx, c, unseen)]
+            masters = [c for c in cards if not unseen & beats[c]]
             if masters:
                 return max(masters, key=lambda c: (ctx.trump_mask >> c & 1, ctx.power[c]))
             plain = [c for c in cards if not ctx.trump_mask >> c & 1]
             return min(plain or cards, key=lambda c: (deck.cards[c].points, ctx.power[c]))
         row = ctx.key[ctx.eff[s.trick[0][1]]]
         best_seat, best = max(s.trick, key=lambda sc: row[sc[1]])
-        last = len(s.trick) == s.active - 1
         if best_seat in s.partners():
-            return cheap
-        winners = sorted((c for c in cards if row[c] > row[best]), key=lambda c: row[c])
+            return min(cards, key=keep)
+        top = row[best]
+        winners = sorted((c for c in cards if row[c] > top), key=row.__getitem__)
         if not winners:
-            return cheap
-        if last:
+            return min(cards, key=keep)
+        if len(s.trick) == s.active - 1:
             return winners[0]
-        safe = [c for c in winners if all(row[u] <= row[c] for u in bits(unseen))]
-        return safe[0] if safe else winners[0]
-
-
-def _median_power(ctx) -> int:
-    ps = sorted(p for p in ctx.power if p < 1000)
-    return ps[len(ps) // 2] if ps else 0
+        for c in winners:  # the cheapest card no unseen card can overtake in this trick
+            if not unseen & beats[c]:
+                return c
+        return winners[0]
 
 
 class GreedyPlayer:

@@ -28,7 +28,8 @@ class PimcPlayer:
     view_actions = True
 
     def __init__(self, seed: int | None = None, rules=None, rollouts: int = DEFAULT_ROLLOUTS,
-                 seconds: float | None = None, greedy_auction: bool = False, sampler=sample) -> None:
+                 seconds: float | None = None, greedy_auction: bool = False, sampler=sample,
+                 margin: float = 1.0) -> None:
         self.rules = rules
         self.rng = random.Random(seed)
         self.policy = GreedyPolicy(self.rng)
@@ -36,6 +37,7 @@ class PimcPlayer:
         self.seconds = seconds
         self.sampler = sampler  # (knowledge, rng) -> a world consistent with it, or None
         self.greedy_auction = greedy_auction  # bid as the greedy player does, search everything else
+        self.margin = margin  # an action replaces the greedy one when better by more than margin standard errors
         self.fallbacks = 0  # decisions made greedily because no consistent world was found
 
     def act(self, view: dict, legal: list[int]) -> int:
@@ -76,7 +78,7 @@ class PimcPlayer:
         best, gain = greedy, 0.0
         for a in legal:
             m, se = _mean_se(diffs[a])
-            if m > se and m > gain:
+            if m > self.margin * se and m > gain:
                 best, gain = a, m
         return best
 
