@@ -85,6 +85,8 @@ def test_wilson():
     (["simulate", "ombre", "--deals", "0"], "--deals must be at least 1"),
     (["simulate", "ombre", "--jobs", "0"], "--jobs must be at least 1"),
     (["compare", "ombre", "nosuch", "--out", "x"], "unknown variant 'nosuch'"),
+    (["bench-bots", "ombre", "--decisions", "0"], "--decisions must be at least 1"),
+    (["bench-bots", "nosuch"], "unknown variant 'nosuch'"),
 ])
 def test_cli_errors(argv, msg, capsys):
     assert main(argv) == 1
@@ -96,3 +98,28 @@ def test_dask_unreachable(capsys):
     pytest.importorskip("distributed")
     assert main(["simulate", "ombre", "--deals", "2", "--dask", "tcp://127.0.0.1:9"]) == 1
     assert "cannot reach the Dask scheduler at 'tcp://127.0.0.1:9'" in capsys.readouterr().err
+
+
+def test_bench_bots_output_shape(capsys):
+    """`ombre bench-bots --json`: one row per variant with the greedy rate and the pimc decision time (the
+    timings themselves are not tested)."""
+    assert main(["bench-bots", "ombre-a-dos", "ombre", "--deals", "3", "--decisions", "2", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["deals"], data["decisions"], data["seed"]) == (3, 2, 1)
+    assert [r["variant"] for r in data["variants"]] == ["ombre-a-dos", "ombre"]
+    for r in data["variants"]:
+        assert set(r) == {"variant", "players", "greedy", "pimc"}
+        assert set(r["greedy"]) == {"deals", "seconds", "deals_per_s"} and r["greedy"]["deals"] == 3
+        assert set(r["pimc"]) == {"decisions", "rollouts", "deals", "mean_ms", "max_ms"}
+        assert r["pimc"]["decisions"] == 2 and r["pimc"]["rollouts"] == 200
+        assert r["greedy"]["deals_per_s"] > 0 and 0 < r["pimc"]["mean_ms"] <= r["pimc"]["max_ms"]
+    assert main(["bench-bots", "ombre-a-dos", "--deals", "2", "--decisions", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[:3] == ["variant", "greedy", "deals/s"] and lines[1].split()[0] == "ombre-a-dos"
+
+
+def test_bench_bots_variants():
+    from ombre_rules.sim.speed import builtin_variants
+
+    assert builtin_variants() == ["cinquillo", "danish-lhombre", "ombre-a-dos", "ombre", "quadrille",
+                                  "taroc-lhombre", "tredrille"]
