@@ -10,9 +10,9 @@ from .seat import Seat, from_state, from_view
 # A bid needs this share of the tricks above an equal share (a declarer must beat each opponent).
 BID_MARGIN = 0.08
 # How much more each rung up the contract ladder asks for.
-LEVEL_STEP = 0.3
-# What one exchanged card is worth in tricks, on average.
-EXCHANGE_GAIN = 0.2
+LEVEL_STEP = 0.15
+# Draws of the stock averaged to value an exchange.
+EXCHANGE_DRAWS = 4
 
 
 class Tables:
@@ -109,18 +109,51 @@ def best_trump(rules, contract, hand: int, unseen: int, suits) -> tuple[float, o
     return best
 
 
+def exchange_value(ctx, hand: int, unseen: int, can: int, demands: int) -> float:
+    """The hand's estimate once it has thrown its junk (up to `can` cards) for as many unseen cards, averaged
+    over a few draws, and (for `demands` > 0) its weakest cards for the strongest unseen ones. The draws are
+    seeded by the hand, so one hand always gets one value."""
+    est = estimate(ctx, hand, unseen)
+    if demands:
+        power = ctx.power
+        top = sorted(bits(unseen), key=lambda c: -power[c])[:demands]
+        low = sorted(bits(hand), key=lambda c: power[c])[:len(top)]
+        got = _mask(top)
+        hand, unseen = (hand & ~_mask(low)) | got, unseen & ~got
+        est = max(est, estimate(ctx, hand, unseen))
+    throw = junk(ctx, hand, unseen)[:can]
+    if not throw:
+        return est
+    keep = hand & ~_mask(throw)
+    pool = bits(unseen)
+    if len(pool) < len(throw):
+        return est
+    rng = random.Random(hand)
+    total = 0.0
+    for _ in range(EXCHANGE_DRAWS):
+        got = _mask(rng.sample(pool, len(throw)))
+        total += estimate(ctx, keep | got, unseen & ~got)
+    return max(est, total / EXCHANGE_DRAWS)
+
+
 def contract_value(rules, contract, hand: int, unseen: int, talon: int) -> float:
-    """Tricks the hand should take as declarer of `contract`, counting what an exchange may bring."""
-    choices = rules.trump_choices(contract)
-    if contract.trump_mode == "turned":
-        ests = [estimate(rules.context(contract.ranking, s), hand, unseen) for s in choices]
-        est, ctx = sum(ests) / len(ests), rules.context(contract.ranking, choices[0])
-    else:
-        est, suit = best_trump(rules, contract, hand, unseen, choices or [None])
-        ctx = rules.context(contract.ranking, suit)
+    """Tricks the hand should take as declarer of `contract`, counting what an exchange or a demand may bring:
+    with the best trump the declarer may name, or on average over the trumps that may be turned."""
+    choices = rules.trump_choices(contract) or [None]
     lim = contract.exchange.declarer.max_const if contract.exchange is not None else 0
     can = talon if lim is None else min(lim, talon)
-    return est + EXCHANGE_GAIN * min(can, len(junk(ctx, hand, unseen)))
+    vals = [exchange_value(rules.context(contract.ranking, s), hand, unseen, can, contract.demands)
+            for s in choices]
+    if contract.trump_mode == "turned":
+        return sum(vals) / len(vals)
+    return max(vals)
+
+
+def _mask(cards) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
 
 
 class GreedyPolicy:
@@ -154,12 +187,16 @@ class GreedyPolicy:
 
     # -- auction ---------------------------------------------------------------------------------------
     def bid(self, s: Seat, legal: list[int]) -> int:
-        """The lowest bid the hand supports: each contract up the ladder asks for more (LEVEL_STEP a rung);
-        a contract with a called partner asks a side's share less what a partner brings on average."""
+        """Of the bids the hand supports, the one worth most (the lowest of equal worth); each contract up the
+        ladder asks for more (LEVEL_STEP a rung); a contract with a called partner asks a side's share less
+        what a partner brings on average. A contract ranked otherwise than the ladder's first (its play is
+        of another kind) is bid only as the lowest the hand supports."""
         r = s.rules
         unseen = r.deck.full_mask & ~s.seen
         share = s.tricks_total / max(s.active, 2)
-        ladder = sorted({c.level for c in r.contracts if c.biddable})
+        biddable = [c for c in r.contracts if c.biddable]
+        ladder = sorted({c.level for c in biddable})
+        kind = min(biddable, key=lambda c: c.level).ranking if biddable else None
         bids = sorted((r.contracts[a - r.A_BID] for a in legal if r.A_BID <= a < r.A_TRUMP), key=lambda c: c.level)
 
         def need(c) -> float:
@@ -168,9 +205,11 @@ class GreedyPolicy:
             rung = ladder.index(c.level) if c.level in ladder else 0
             return base * (1 + LEVEL_STEP * rung)
 
-        for c in bids:
-            if contract_value(r, c, s.hand, unseen, s.talon) >= need(c):
-                return r.A_BID + c.index
+        ok = [c for c in bids if contract_value(r, c, s.hand, unseen, s.talon) >= need(c)]
+        if ok:
+            same = [c for c in ok if c.ranking == kind]
+            c = max(same, key=lambda c: (c.value, -c.level)) if same else ok[0]
+            return r.A_BID + c.index
         if r.A_HOLD in legal and s.high_bid is not None \
                 and contract_value(r, s.high_bid, s.hand, unseen, s.talon) >= need(s.high_bid):
             return r.A_HOLD
