@@ -4,6 +4,7 @@ import os
 
 import pytest
 
+from ombre_rules.bots.pimc import DEFAULT_ROLLOUTS
 from ombre_rules.cli import main
 from ombre_rules.sim.runner import play_chunk, run
 from ombre_rules.sim.stats import metrics, wilson
@@ -110,8 +111,9 @@ def test_bench_bots_output_shape(capsys):
     for r in data["variants"]:
         assert set(r) == {"variant", "players", "greedy", "pimc"}
         assert set(r["greedy"]) == {"deals", "seconds", "deals_per_s"} and r["greedy"]["deals"] == 3
-        assert set(r["pimc"]) == {"decisions", "rollouts", "deals", "mean_ms", "max_ms"}
-        assert r["pimc"]["decisions"] == 2 and r["pimc"]["rollouts"] == 200
+        assert set(r["pimc"]) == {"decisions", "rollouts", "deals", "mean_ms", "max_ms", "greedy_fallbacks"}
+        assert r["pimc"]["decisions"] == 2 and r["pimc"]["rollouts"] == DEFAULT_ROLLOUTS
+        assert 0 <= r["pimc"]["greedy_fallbacks"] <= 2
         assert r["greedy"]["deals_per_s"] > 0 and 0 < r["pimc"]["mean_ms"] <= r["pimc"]["max_ms"]
     assert main(["bench-bots", "ombre-a-dos", "--deals", "2", "--decisions", "1"]) == 0
     lines = capsys.readouterr().out.splitlines()

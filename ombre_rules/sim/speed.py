@@ -30,11 +30,13 @@ def greedy_rate(variant: str, deals: int, seed: int) -> dict:
 
 def pimc_decision_time(variant: str, decisions: int, seed: int) -> dict:
     """Mean and longest time of a Monte-Carlo decision at the default budget (decisions with one legal action
-    are not counted: the player answers them at once). Deal i of the run has pimc at seat i mod players and
+    are not counted: the player answers them at once), and how many of them fell back to the greedy choice
+    because no world consistent with the seat's view was found. Deal i of the run has pimc at seat i mod players and
     greedy at the others; deals are played until `decisions` decisions are timed."""
     rules = _rules(variant, {})
     n = rules.players
     times: list[float] = []
+    fallbacks = 0
     i = 0
     while len(times) < decisions:
         s = deal_seed(seed, i)
@@ -42,6 +44,7 @@ def pimc_decision_time(variant: str, decisions: int, seed: int) -> dict:
         players = [make_player("greedy", s * 16 + k, rules) for k in range(n)]
         players[me] = PimcPlayer(s * 16 + me, rules)
         state = State(rules, seed=s, dealer=i % n)
+        before = players[me].fallbacks
         while state.phase != 5 and len(times) < decisions:
             seat = state.to_move
             if seat == me and len(state.legal_actions()) > 1:
@@ -51,9 +54,11 @@ def pimc_decision_time(variant: str, decisions: int, seed: int) -> dict:
             else:
                 a = act(players[seat], state, seat)
             state.apply(a)
+        fallbacks += players[me].fallbacks - before
         i += 1
     return {"decisions": len(times), "rollouts": DEFAULT_ROLLOUTS, "deals": i,
-            "mean_ms": round(1000 * sum(times) / len(times), 2), "max_ms": round(1000 * max(times), 2)}
+            "mean_ms": round(1000 * sum(times) / len(times), 2), "max_ms": round(1000 * max(times), 2),
+            "greedy_fallbacks": fallbacks}
 
 
 def measure(variants: list[str], deals: int, decisions: int, seed: int) -> list[dict]:
@@ -68,10 +73,11 @@ def measure(variants: list[str], deals: int, decisions: int, seed: int) -> list[
 
 def table(rows: list[dict]) -> str:
     """The rows as a plain-text table."""
-    head = f"{'variant':<16} {'greedy deals/s':>14} {'pimc ms/decision':>16} {'max ms':>8} {'decisions':>9}"
+    head = (f"{'variant':<16} {'greedy deals/s':>14} {'pimc ms/decision':>16} {'max ms':>8} {'decisions':>9} "
+            f"{'fallbacks':>9}")
     lines = [head]
     for r in rows:
         g, p = r["greedy"], r["pimc"]
         lines.append(f"{r['variant']:<16} {g['deals_per_s']:>14.1f} {p['mean_ms']:>16.1f} {p['max_ms']:>8.1f} "
-                     f"{p['decisions']:>9}")
+                     f"{p['decisions']:>9} {p['greedy_fallbacks']:>9}")
     return "\n".join(lines)
