@@ -43,8 +43,10 @@ class PimcPlayer:
     def act(self, view: dict, legal: list[int]) -> int:
         """Two stages. Half the budget plays every action out in the same worlds and names the best one
         other than greedy's as the candidate; the rest plays only the candidate and the greedy action out, in
-        fresh worlds, and the candidate is chosen if it is better there by more than `margin` standard
-        errors. The fresh worlds keep the best of many noisy averages from passing for a real gain."""
+        fresh worlds, and the candidate is chosen if there it pays more than the greedy action in more worlds
+        than it pays less, and more on average by over `margin` standard errors. The fresh worlds keep the
+        best of many noisy averages from passing for a real gain; counting worlds keeps a rare large gain
+        from buying many small losses."""
         if len(legal) == 1:
             return legal[0]
         me = view["seat"]
@@ -71,8 +73,11 @@ class PimcPlayer:
         if diffs is None:
             self.fallbacks += 1
             return greedy
-        m, se = _mean_se(diffs[cand])
-        return cand if m > self.margin * se else greedy
+        d = diffs[cand]
+        m, se = _mean_se(d)
+        wins = sum(1 for x in d if x > 0)
+        losses = sum(1 for x in d if x < 0)
+        return cand if wins > losses and m > self.margin * se else greedy
 
     def _search(self, k: Knowledge, me: int, greedy: int, acts: list[int], budget: int,
                 deadline: float | None) -> tuple[dict[int, list[float]] | None, int]:
