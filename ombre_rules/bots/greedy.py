@@ -188,7 +188,7 @@ class GreedyPolicy:
     # -- auction ---------------------------------------------------------------------------------------
     def bid(self, s: Seat, legal: list[int]) -> int:
         """Of the bids the hand supports, the one worth most (the lowest of equal worth); each contract up the
-        ladder asks for more (LEVEL_STEP a rung); a contract with a called partner asks a side's share less
+        ladder asks for more (LEVEL_STEP a rung); a contract with a called partner asks the side's goal less
         what a partner brings on average. A contract ranked otherwise than the ladder's first (its play is
         of another kind) is bid only as the lowest the hand supports."""
         r = s.rules
@@ -199,9 +199,14 @@ class GreedyPolicy:
         kind = min(biddable, key=lambda c: c.level).ranking if biddable else None
         bids = sorted((r.contracts[a - r.A_BID] for a in legal if r.A_BID <= a < r.A_TRUMP), key=lambda c: c.level)
 
+        # where some contract gives the declarer a partner, sides play for a majority of the tricks, even a
+        # declarer alone; elsewhere the declarer plays to beat each opponent
+        teams = any(c.call is not None and not c.call.demand for c in r.contracts)
+
         def need(c) -> float:
-            side = 2 if getattr(c, "call", None) is not None else 1
-            base = s.tricks_total * (side / max(s.active, 2) + BID_MARGIN) - (side - 1) * share
+            side = 2 if c.call is not None and not c.call.demand else 1
+            goal = 0.5 if teams else side / max(s.active, 2)
+            base = s.tricks_total * (goal + BID_MARGIN) - (side - 1) * share
             rung = ladder.index(c.level) if c.level in ladder else 0
             return base * (1 + LEVEL_STEP * rung)
 
