@@ -23,7 +23,7 @@ EPILOG = """examples:
   ombre check variants/*.yaml
   ombre test tests/scenarios
   ombre bench VARIANT --deals 5000 --seed 1 --json
-  ombre bench-bots --deals 200 --decisions 30 --json
+  ombre bench-bots --deals 200 --decisions 100 --json
   ombre simulate VARIANT --deals 1000 --players greedy --seed 1 --jobs 2 --out deals.jsonl
   ombre compare VARIANT1 VARIANT2 --deals 2000 --seed 1 --out report/
 """
@@ -387,7 +387,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("variants", nargs="*", metavar="VARIANT|FILE",
                    help="variants to time (default: every built-in variant)")
     s.add_argument("--deals", type=int, default=200, help="greedy deals to time per variant (default 200)")
-    s.add_argument("--decisions", type=int, default=30, help="pimc decisions to time per variant (default 30)")
+    s.add_argument("--decisions", type=int, default=100, help="pimc decisions to time per variant (default 100)")
     s.add_argument("--seed", type=int, default=1, help="seed of the run (default 1)")
     s.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     s.set_defaults(fn=cmd_bench_bots)
