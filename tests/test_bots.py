@@ -96,7 +96,7 @@ def test_pimc_beats_greedy_as_declarer():
     assert _sign_p(better, worse) < 1e-4
 
 
-@pytest.mark.parametrize("variant", ["ombre", "ombre-a-dos"])
+@pytest.mark.parametrize("variant", ["ombre", "ombre-a-dos", "tredrille"])
 def test_sampled_worlds_agree_with_the_view(variant):
     """At every decision of a few deals, a world sampled from the seat's view has the same public state, the
     seat's own hand and the same legal actions; and the hidden cards are not always where they really are."""
