@@ -23,6 +23,7 @@ EPILOG = """examples:
   ombre check variants/*.yaml
   ombre test tests/scenarios
   ombre bench VARIANT --deals 5000 --seed 1 --json
+  ombre bench-bots --deals 200 --decisions 100 --json
   ombre simulate VARIANT --deals 1000 --players greedy --seed 1 --jobs 2 --out deals.jsonl
   ombre compare VARIANT1 VARIANT2 --deals 2000 --seed 1 --out report/
 """
@@ -205,6 +206,24 @@ def cmd_bench(args) -> int:
     return 0
 
 
+def cmd_bench_bots(args) -> int:
+    from .sim import speed
+
+    if args.deals < 1:
+        raise OmbreError("--deals must be at least 1")
+    if args.decisions < 1:
+        raise OmbreError("--decisions must be at least 1")
+    variants = args.variants or speed.builtin_variants()
+    for v in variants:
+        load(v)  # a bad name fails before any timing starts
+    rows = speed.measure(variants, args.deals, args.decisions, args.seed)
+    if args.json:
+        print(json.dumps({"deals": args.deals, "decisions": args.decisions, "seed": args.seed, "variants": rows}))
+    else:
+        print(speed.table(rows))
+    return 0
+
+
 def _players(rules: Ruleset, text: str) -> list[str]:
     names = [x.strip() for x in text.split(",")]
     if len(names) == 1:
@@ -362,6 +381,19 @@ def build_parser() -> argparse.ArgumentParser:
                    help="playout: State.random_playout (default); api: the public legal_actions/apply loop, "
                         "which takes the same actions")
     s.set_defaults(fn=cmd_bench)
+    s = sub.add_parser("bench-bots", help="time the bots: greedy deals/s and Monte-Carlo time per decision",
+                       description="Time the bots on each variant, in one run and one process: deals per second "
+                       "of 'simulate' with greedy players at every seat (the same deals it plays), and the time "
+                       "of one Monte-Carlo (pimc) decision at its default budget, with pimc at one seat (the "
+                       "seat moves round deal by deal) and greedy at the others. Decisions with a single legal "
+                       "action are not timed.")
+    s.add_argument("variants", nargs="*", metavar="VARIANT|FILE",
+                   help="variants to time (default: every built-in variant)")
+    s.add_argument("--deals", type=int, default=200, help="greedy deals to time per variant (default 200)")
+    s.add_argument("--decisions", type=int, default=100, help="pimc decisions to time per variant (default 100)")
+    s.add_argument("--seed", type=int, default=1, help="seed of the run (default 1)")
+    s.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    s.set_defaults(fn=cmd_bench_bots)
     from .players import HELP as players_help
 
     s = sub.add_parser("simulate", help="play many deals with bots: one JSON line per deal and a summary",

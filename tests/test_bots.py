@@ -14,11 +14,13 @@ from ombre_rules.ruleset import load
 from ombre_rules.sim.runner import deal_seed
 
 
-def _play(rules, i: int, first, others: str, live: dict | None = None):
+def _play(rules, i: int, first, others: str, live: dict | None = None, seat: int = 0):
+    """Deal i of the run: `first` at `seat`, a fresh `others` player at every other seat."""
     s = State(rules, seed=deal_seed(11, i), dealer=i % rules.players)
     if live is not None:
         live["state"] = s
-    ps = [first] + [make_player(others, i * 16 + k, rules) for k in range(1, rules.players)]
+    ps = [make_player(others, i * 16 + k, rules) for k in range(rules.players)]
+    ps[seat] = first
     while not s.is_terminal:
         s.apply(act(ps[s.to_move], s, s.to_move))
     return s.result
@@ -42,18 +44,19 @@ def test_greedy_beats_random():
     assert _sign_p(better, worse) < 0.01
 
 
-def _declarer_pairs(r, n: int, pimc, live: dict | None = None) -> list[tuple[int, int]]:
-    """Deals where greedy at seat 0 declares, and seat 0's payment there with greedy and with `pimc(i, state)`
-    (bidding as greedy does, so the contract is the same)."""
+def _declarer_pairs(r, deals: int, pimc, live: dict | None = None) -> list[tuple[int, int]]:
+    """Every deal of the first `deals` that greedy bidding does not pass out: the declarer's payment with greedy
+    in his seat, and with `pimc(i, seat)` there (bidding as greedy does, so seat and contract are the same);
+    greedy at the other seats. Deals are not chosen by their outcome."""
     pairs = []
-    i = 0
-    while len(pairs) < n:
+    for i in range(deals):
         g = _play(r, i, make_player("greedy", i * 16, r), "greedy")
-        if g.declarer == 0:
-            p = _play(r, i, pimc(i), "greedy", live)
-            assert p.declarer == 0 and p.contract == g.contract
-            pairs.append((g.payments[0], p.payments[0]))
-        i += 1
+        if g.contract is None:
+            continue
+        d = g.declarer
+        p = _play(r, i, pimc(i, d), "greedy", live, seat=d)
+        assert p.declarer == d and p.contract == g.contract
+        pairs.append((g.payments[d], p.payments[d]))
     return pairs
 
 
@@ -66,25 +69,34 @@ def test_pimc_search_beats_greedy_as_declarer_when_the_world_is_right():
     def true_world(_knowledge, _rng):
         return live["state"].clone()
 
-    def pimc(i):
-        return PimcPlayer(i * 16, r, rollouts=40, greedy_auction=True, sampler=true_world)
+    def pimc(i, seat):
+        return PimcPlayer(i * 16 + seat, r, rollouts=40, greedy_auction=True, sampler=true_world)
 
-    pairs = _declarer_pairs(r, 10, pimc, live)
+    pairs = _declarer_pairs(r, 12, pimc, live)
     better = sum(p > g for g, p in pairs)
     worse = sum(p < g for g, p in pairs)
-    assert sum(p for _g, p in pairs) > sum(g for g, _p in pairs)
-    assert better >= 3 and worse == 0
+    assert (len(pairs), better, worse) == (11, 6, 0)
 
 
-def test_pimc_as_declarer_from_its_view():
-    """Sampling from the view only: over the same deals the Monte-Carlo declarer earns at least what greedy
-    does (the long-run figures are in the notes: the margin is small at this budget)."""
+def test_pimc_beats_greedy_as_declarer():
+    """Sampling from its view only, the Monte-Carlo declarer beats greedy on the same deals, seats and
+    contracts (greedy bids for both; the others are greedy): a one-sided sign test over the deals where the two
+    payments differ.
+
+    120 deals, 112 with a contract; pimc at 100 play-outs a decision: better on 25, worse on 4, equal on 83;
+    the declarer's payments sum to 132 with greedy (mean 1.18) and 1318 with pimc (mean 11.77); one-sided sign
+    test p = 5.2e-5. (At the default 200 play-outs, the first 100 deals: 93 with a contract, 30 better, 9
+    worse, p = 5.3e-4.)"""
     r = load("ombre")
-    pairs = _declarer_pairs(r, 8, lambda i: PimcPlayer(i * 16, r, rollouts=40, greedy_auction=True))
-    assert sum(p for _g, p in pairs) >= sum(g for g, _p in pairs)
+    pairs = _declarer_pairs(r, 120, lambda i, seat: PimcPlayer(i * 16 + seat, r, rollouts=100, greedy_auction=True))
+    better = sum(p > g for g, p in pairs)
+    worse = sum(p < g for g, p in pairs)
+    assert (len(pairs), better, worse) == (112, 25, 4)
+    assert (sum(g for g, _p in pairs), sum(p for _g, p in pairs)) == (132, 1318)
+    assert _sign_p(better, worse) < 1e-4
 
 
-@pytest.mark.parametrize("variant", ["ombre", "ombre-a-dos"])
+@pytest.mark.parametrize("variant", ["ombre", "ombre-a-dos", "tredrille"])
 def test_sampled_worlds_agree_with_the_view(variant):
     """At every decision of a few deals, a world sampled from the seat's view has the same public state, the
     seat's own hand and the same legal actions; and the hidden cards are not always where they really are."""

@@ -4,6 +4,7 @@ import os
 
 import pytest
 
+from ombre_rules.bots.pimc import DEFAULT_ROLLOUTS
 from ombre_rules.cli import main
 from ombre_rules.sim.runner import play_chunk, run
 from ombre_rules.sim.stats import metrics, wilson
@@ -75,6 +76,8 @@ def test_compare_writes_report(tmp_path, capsys):
 def test_wilson():
     assert [round(x, 4) for x in wilson(5, 10)] == [0.2366, 0.7634]
     assert wilson(0, 0) == (0.0, 1.0)
+    # at k = 0 or k = n the interval holds its estimate exactly (charts draw the distances as error bars)
+    assert all(lo <= k / n <= hi for n in range(1, 200) for k in (0, n) for lo, hi in [wilson(k, n)])
 
 
 @pytest.mark.parametrize("argv,msg", [
@@ -83,6 +86,8 @@ def test_wilson():
     (["simulate", "ombre", "--deals", "0"], "--deals must be at least 1"),
     (["simulate", "ombre", "--jobs", "0"], "--jobs must be at least 1"),
     (["compare", "ombre", "nosuch", "--out", "x"], "unknown variant 'nosuch'"),
+    (["bench-bots", "ombre", "--decisions", "0"], "--decisions must be at least 1"),
+    (["bench-bots", "nosuch"], "unknown variant 'nosuch'"),
 ])
 def test_cli_errors(argv, msg, capsys):
     assert main(argv) == 1
@@ -94,3 +99,29 @@ def test_dask_unreachable(capsys):
     pytest.importorskip("distributed")
     assert main(["simulate", "ombre", "--deals", "2", "--dask", "tcp://127.0.0.1:9"]) == 1
     assert "cannot reach the Dask scheduler at 'tcp://127.0.0.1:9'" in capsys.readouterr().err
+
+
+def test_bench_bots_output_shape(capsys):
+    """`ombre bench-bots --json`: one row per variant with the greedy rate and the pimc decision time (the
+    timings themselves are not tested)."""
+    assert main(["bench-bots", "ombre-a-dos", "ombre", "--deals", "3", "--decisions", "2", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["deals"], data["decisions"], data["seed"]) == (3, 2, 1)
+    assert [r["variant"] for r in data["variants"]] == ["ombre-a-dos", "ombre"]
+    for r in data["variants"]:
+        assert set(r) == {"variant", "players", "greedy", "pimc"}
+        assert set(r["greedy"]) == {"deals", "seconds", "deals_per_s"} and r["greedy"]["deals"] == 3
+        assert set(r["pimc"]) == {"decisions", "rollouts", "deals", "mean_ms", "max_ms", "greedy_fallbacks"}
+        assert r["pimc"]["decisions"] == 2 and r["pimc"]["rollouts"] == DEFAULT_ROLLOUTS
+        assert 0 <= r["pimc"]["greedy_fallbacks"] <= 2
+        assert r["greedy"]["deals_per_s"] > 0 and 0 < r["pimc"]["mean_ms"] <= r["pimc"]["max_ms"]
+    assert main(["bench-bots", "ombre-a-dos", "--deals", "2", "--decisions", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[:3] == ["variant", "greedy", "deals/s"] and lines[1].split()[0] == "ombre-a-dos"
+
+
+def test_bench_bots_variants():
+    from ombre_rules.sim.speed import builtin_variants
+
+    assert builtin_variants() == ["cinquillo", "danish-lhombre", "ombre-a-dos", "ombre", "quadrille",
+                                  "taroc-lhombre", "tredrille"]

@@ -10,29 +10,51 @@ from .seat import Seat, from_state, from_view
 # A bid needs this share of the tricks above an equal share (a declarer must beat each opponent).
 BID_MARGIN = 0.08
 # How much more each rung up the contract ladder asks for.
-LEVEL_STEP = 0.3
-# What one exchanged card is worth in tricks, on average.
-EXCHANGE_GAIN = 0.2
+LEVEL_STEP = 0.15
+# Draws of the stock averaged to value an exchange.
+EXCHANGE_DRAWS = 4
+
+
+class Tables:
+    """Per trump context, what the greedy player asks of every card, worked out once: the cards that beat it
+    when it leads its own suit, and its order of keeping."""
+
+    __slots__ = ("beats", "keep", "median")
+
+    def __init__(self, ctx, deck) -> None:
+        n = deck.size
+        self.beats = []
+        for c in range(n):
+            row = ctx.key[ctx.eff[c]]
+            m = 0
+            for u in range(n):
+                if row[u] > row[c]:
+                    m |= 1 << u
+            self.beats.append(m)
+        # order of keeping: plain before trump, few points before many, low before high
+        self.keep = [(ctx.trump_mask >> c & 1, deck.cards[c].points, ctx.power[c]) for c in range(n)]
+        ps = sorted(p for p in ctx.power if p < 1000)
+        self.median = ps[len(ps) // 2] if ps else 0
+
+
+_TABLES: dict = {}  # per context (contexts live as long as their ruleset, which caches them)
+
+
+def tables(ctx, deck) -> Tables:
+    t = _TABLES.get(ctx)
+    if t is None:
+        t = _TABLES[ctx] = Tables(ctx, deck)
+    return t
 
 
 def higher_count(ctx, c: int, others: int) -> int:
     """How many cards of `others` beat `c` when `c` leads its own suit."""
-    row = ctx.key[ctx.eff[c]]
-    p = row[c]
-    return sum(1 for u in bits(others) if row[u] > p)
+    return (others & tables(ctx, ctx.rules.deck).beats[c]).bit_count()
 
 
 def is_master(ctx, c: int, unseen: int) -> bool:
     """No card still unseen beats `c` when it leads."""
-    row = ctx.key[ctx.eff[c]]
-    p = row[c]
-    m = unseen
-    while m:
-        low = m & -m
-        if row[low.bit_length() - 1] > p:
-            return False
-        m ^= low
-    return True
+    return not unseen & tables(ctx, ctx.rules.deck).beats[c]
 
 
 def estimate(ctx, hand: int, unseen: int) -> float:
@@ -72,8 +94,8 @@ def junk(ctx, hand: int, unseen: int) -> list[int]:
 
 
 def usefulness(ctx, deck, c: int) -> tuple:
-    """Order of keeping: plain before trump, low before high, few points before many."""
-    return (ctx.trump_mask >> c & 1, deck.cards[c].points, ctx.power[c])
+    """Order of keeping: plain before trump, few points before many, low before high."""
+    return tables(ctx, deck).keep[c]
 
 
 def best_trump(rules, contract, hand: int, unseen: int, suits) -> tuple[float, object]:
@@ -87,18 +109,51 @@ def best_trump(rules, contract, hand: int, unseen: int, suits) -> tuple[float, o
     return best
 
 
+def exchange_value(ctx, hand: int, unseen: int, can: int, demands: int) -> float:
+    """The hand's estimate once it has thrown its junk (up to `can` cards) for as many unseen cards, averaged
+    over a few draws, and (for `demands` > 0) its weakest cards for the strongest unseen ones. The draws are
+    seeded by the hand, so one hand always gets one value."""
+    est = estimate(ctx, hand, unseen)
+    if demands:
+        power = ctx.power
+        top = sorted(bits(unseen), key=lambda c: -power[c])[:demands]
+        low = sorted(bits(hand), key=lambda c: power[c])[:len(top)]
+        got = _mask(top)
+        hand, unseen = (hand & ~_mask(low)) | got, unseen & ~got
+        est = max(est, estimate(ctx, hand, unseen))
+    throw = junk(ctx, hand, unseen)[:can]
+    if not throw:
+        return est
+    keep = hand & ~_mask(throw)
+    pool = bits(unseen)
+    if len(pool) < len(throw):
+        return est
+    rng = random.Random(hand)
+    total = 0.0
+    for _ in range(EXCHANGE_DRAWS):
+        got = _mask(rng.sample(pool, len(throw)))
+        total += estimate(ctx, keep | got, unseen & ~got)
+    return max(est, total / EXCHANGE_DRAWS)
+
+
 def contract_value(rules, contract, hand: int, unseen: int, talon: int) -> float:
-    """Tricks the hand should take as declarer of `contract`, counting what an exchange may bring."""
-    choices = rules.trump_choices(contract)
-    if contract.trump_mode == "turned":
-        ests = [estimate(rules.context(contract.ranking, s), hand, unseen) for s in choices]
-        est, ctx = sum(ests) / len(ests), rules.context(contract.ranking, choices[0])
-    else:
-        est, suit = best_trump(rules, contract, hand, unseen, choices or [None])
-        ctx = rules.context(contract.ranking, suit)
+    """Tricks the hand should take as declarer of `contract`, counting what an exchange or a demand may bring:
+    with the best trump the declarer may name, or on average over the trumps that may be turned."""
+    choices = rules.trump_choices(contract) or [None]
     lim = contract.exchange.declarer.max_const if contract.exchange is not None else 0
     can = talon if lim is None else min(lim, talon)
-    return est + EXCHANGE_GAIN * min(can, len(junk(ctx, hand, unseen)))
+    vals = [exchange_value(rules.context(contract.ranking, s), hand, unseen, can, contract.demands)
+            for s in choices]
+    if contract.trump_mode == "turned":
+        return sum(vals) / len(vals)
+    return max(vals)
+
+
+def _mask(cards) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
 
 
 class GreedyPolicy:
@@ -132,23 +187,34 @@ class GreedyPolicy:
 
     # -- auction ---------------------------------------------------------------------------------------
     def bid(self, s: Seat, legal: list[int]) -> int:
-        """The lowest bid the hand supports: each contract up the ladder asks for more (LEVEL_STEP a rung);
-        a contract with a called partner asks a side's share less what a partner brings on average."""
+        """Of the bids the hand supports, the one worth most (the lowest of equal worth); each contract up the
+        ladder asks for more (LEVEL_STEP a rung); a contract with a called partner asks the side's goal less
+        what a partner brings on average. A contract ranked otherwise than the ladder's first (its play is
+        of another kind) is bid only as the lowest the hand supports."""
         r = s.rules
         unseen = r.deck.full_mask & ~s.seen
         share = s.tricks_total / max(s.active, 2)
-        ladder = sorted({c.level for c in r.contracts if c.biddable})
+        biddable = [c for c in r.contracts if c.biddable]
+        ladder = sorted({c.level for c in biddable})
+        kind = min(biddable, key=lambda c: c.level).ranking if biddable else None
         bids = sorted((r.contracts[a - r.A_BID] for a in legal if r.A_BID <= a < r.A_TRUMP), key=lambda c: c.level)
 
+        # where some contract gives the declarer a partner, sides play for a majority of the tricks, even a
+        # declarer alone; elsewhere the declarer plays to beat each opponent
+        teams = any(c.call is not None and not c.call.demand for c in r.contracts)
+
         def need(c) -> float:
-            side = 2 if getattr(c, "call", None) is not None else 1
-            base = s.tricks_total * (side / max(s.active, 2) + BID_MARGIN) - (side - 1) * share
+            side = 2 if c.call is not None and not c.call.demand else 1
+            goal = 0.5 if teams else side / max(s.active, 2)
+            base = s.tricks_total * (goal + BID_MARGIN) - (side - 1) * share
             rung = ladder.index(c.level) if c.level in ladder else 0
             return base * (1 + LEVEL_STEP * rung)
 
-        for c in bids:
-            if contract_value(r, c, s.hand, unseen, s.talon) >= need(c):
-                return r.A_BID + c.index
+        ok = [c for c in bids if contract_value(r, c, s.hand, unseen, s.talon) >= need(c)]
+        if ok:
+            same = [c for c in ok if c.ranking == kind]
+            c = max(same, key=lambda c: (c.value, -c.level)) if same else ok[0]
+            return r.A_BID + c.index
         if r.A_HOLD in legal and s.high_bid is not None \
                 and contract_value(r, s.high_bid, s.hand, unseen, s.talon) >= need(s.high_bid):
             return r.A_HOLD
@@ -165,7 +231,7 @@ class GreedyPolicy:
             ctx = s.ctx
         may = {a - r.A_DISCARD for a in legal if r.A_DISCARD <= a < r.A_BID}
         for c in junk(ctx, s.hand, unseen):
-            if c in may and (s.seat == s.declarer or ctx.power[c] < _median_power(ctx)):
+            if c in may and (s.seat == s.declarer or ctx.power[c] < tables(ctx, r.deck).median):
                 return r.A_DISCARD + c
         if r.A_DRAW in legal:
             return r.A_DRAW
@@ -177,32 +243,32 @@ class GreedyPolicy:
         r = s.rules
         ctx = s.ctx
         deck = r.deck
+        t = tables(ctx, deck)
+        beats = t.beats
+        keep = t.keep.__getitem__
         unseen = deck.full_mask & ~s.seen
-        cards = [a for a in legal if a < r.A_DISCARD]
-        cheap = min(cards, key=lambda c: usefulness(ctx, deck, c))
+        nc = r.A_DISCARD
+        cards = [a for a in legal if a < nc]
         if not s.trick:
-            masters = [c for c in cards if is_master(ctx, c, unseen)]
+            masters = [c for c in cards if not unseen & beats[c]]
             if masters:
                 return max(masters, key=lambda c: (ctx.trump_mask >> c & 1, ctx.power[c]))
             plain = [c for c in cards if not ctx.trump_mask >> c & 1]
             return min(plain or cards, key=lambda c: (deck.cards[c].points, ctx.power[c]))
         row = ctx.key[ctx.eff[s.trick[0][1]]]
         best_seat, best = max(s.trick, key=lambda sc: row[sc[1]])
-        last = len(s.trick) == s.active - 1
         if best_seat in s.partners():
-            return cheap
-        winners = sorted((c for c in cards if row[c] > row[best]), key=lambda c: row[c])
+            return min(cards, key=keep)
+        top = row[best]
+        winners = sorted((c for c in cards if row[c] > top), key=row.__getitem__)
         if not winners:
-            return cheap
-        if last:
+            return min(cards, key=keep)
+        if len(s.trick) == s.active - 1:
             return winners[0]
-        safe = [c for c in winners if all(row[u] <= row[c] for u in bits(unseen))]
-        return safe[0] if safe else winners[0]
-
-
-def _median_power(ctx) -> int:
-    ps = sorted(p for p in ctx.power if p < 1000)
-    return ps[len(ps) // 2] if ps else 0
+        for c in winners:  # the cheapest card no unseen card can overtake in this trick
+            if not unseen & beats[c]:
+                return c
+        return winners[0]
 
 
 class GreedyPlayer:

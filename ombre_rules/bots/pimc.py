@@ -28,7 +28,8 @@ class PimcPlayer:
     view_actions = True
 
     def __init__(self, seed: int | None = None, rules=None, rollouts: int = DEFAULT_ROLLOUTS,
-                 seconds: float | None = None, greedy_auction: bool = False, sampler=sample) -> None:
+                 seconds: float | None = None, greedy_auction: bool = False, sampler=sample,
+                 margin: float = 1.0) -> None:
         self.rules = rules
         self.rng = random.Random(seed)
         self.policy = GreedyPolicy(self.rng)
@@ -36,9 +37,16 @@ class PimcPlayer:
         self.seconds = seconds
         self.sampler = sampler  # (knowledge, rng) -> a world consistent with it, or None
         self.greedy_auction = greedy_auction  # bid as the greedy player does, search everything else
+        self.margin = margin  # the candidate replaces the greedy action when better by more than margin SEs
         self.fallbacks = 0  # decisions made greedily because no consistent world was found
 
     def act(self, view: dict, legal: list[int]) -> int:
+        """Two stages. Half the budget plays every action out in the same worlds and names the best one
+        other than greedy's as the candidate; the rest plays only the candidate and the greedy action out, in
+        fresh worlds, and the candidate is chosen if there it pays more than the greedy action in more worlds
+        than it pays less, and more on average by over `margin` standard errors. The fresh worlds keep the
+        best of many noisy averages from passing for a real gain; counting worlds keeps a rare large gain
+        from buying many small losses."""
         if len(legal) == 1:
             return legal[0]
         me = view["seat"]
@@ -46,39 +54,60 @@ class PimcPlayer:
         if self.greedy_auction and view["contract"] is None:
             return greedy
         k = Knowledge(self.rules, view)
-        diffs: dict[int, list[float]] = {a: [] for a in legal}  # per world: payment minus the greedy action's
-        worlds = 0
+        t0 = time.perf_counter()
+        others = [a for a in legal if a != greedy]
+        used = 0
+        if len(others) > 1:
+            half = t0 + self.seconds / 2 if self.seconds is not None else None
+            diffs, used = self._search(k, me, greedy, others, self.rollouts // 2, half)
+            if diffs is None:
+                self.fallbacks += 1
+                return greedy
+            cand = max(others, key=lambda a: sum(diffs[a]))
+            if sum(diffs[cand]) <= 0:
+                return greedy
+        else:
+            cand = others[0]
+        end = t0 + self.seconds if self.seconds is not None else None
+        diffs, _ = self._search(k, me, greedy, [cand], self.rollouts - used, end)
+        if diffs is None:
+            self.fallbacks += 1
+            return greedy
+        d = diffs[cand]
+        m, se = _mean_se(d)
+        wins = sum(1 for x in d if x > 0)
+        losses = sum(1 for x in d if x < 0)
+        return cand if wins > losses and m > self.margin * se else greedy
+
+    def _search(self, k: Knowledge, me: int, greedy: int, acts: list[int], budget: int,
+                deadline: float | None) -> tuple[dict[int, list[float]] | None, int]:
+        """Per action of `acts`, its payment minus the greedy action's in each of a run of sampled worlds,
+        until `budget` play-outs (or the deadline) are spent; None when no world could be sampled."""
+        diffs: dict[int, list[float]] = {a: [] for a in acts}
         done = 0
-        deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
+        per = len(acts) + 1
         while True:
             if deadline is not None:
-                if time.perf_counter() >= deadline and worlds:
+                if time.perf_counter() >= deadline and done:
                     break
-            elif done + len(legal) > max(self.rollouts, len(legal)):
+            elif done + per > max(budget, per):
                 break
             w = self.sampler(k, self.rng)
             if w is None:
                 break
-            worlds += 1
-            pay = {}
-            for a in legal:
-                x = w.clone()
-                x.apply(a)
-                playout(x, self.policy)
-                pay[a] = x.result.payments[me]
-            for a in legal:
-                diffs[a].append(pay[a] - pay[greedy])
-            done += len(legal)
-        if not worlds:
-            self.fallbacks += 1
-            return greedy
-        # leave the greedy choice only for an action better in these worlds by more than its standard error
-        best, gain = greedy, 0.0
-        for a in legal:
-            m, se = _mean_se(diffs[a])
-            if m > se and m > gain:
-                best, gain = a, m
-        return best
+            base = _payout(w, greedy, me, self.policy)
+            for a in acts:
+                diffs[a].append(_payout(w, a, me, self.policy) - base)
+            done += per
+        return (diffs if done else None), done
+
+
+def _payout(world, a: int, me: int, policy: GreedyPolicy) -> int:
+    """`me`'s payment when action `a` is taken in `world` (left unchanged) and greedy plays out the rest."""
+    x = world.clone()
+    x.apply(a)
+    playout(x, policy)
+    return x.result.payments[me]
 
 
 def _mean_se(xs: list[float]) -> tuple[float, float]:

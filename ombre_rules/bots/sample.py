@@ -1,6 +1,6 @@
 """Worlds consistent with what a seat has seen: the hidden cards dealt anew so that replaying the deal's
 public actions gives exactly the seat's view (its hand, every card played, the voids that play showed,
-its own discards and draws, exposed and shown cards, a partner it knows)."""
+its own discards and draws, exposed and shown cards, a partner it knows, cards demanded and given for them)."""
 from __future__ import annotations
 
 import random
@@ -8,6 +8,8 @@ import random
 from ..cards import bits
 from ..engine import State
 from ..errors import OmbreError
+
+HIDDEN, PENDING = -1, -2  # a card given for a demanded one: not seen by this seat; not given yet
 
 
 class Knowledge:
@@ -56,12 +58,34 @@ class Knowledge:
             elif first != me:
                 self.turned_to = first
                 known[first] |= (1 << self.turned) & ~all_played
+        # cards that changed hands by a demand: (the demanded card, the card given for it or -1 if hidden from
+        # this seat); the demanded card is the declarer's now, a given card I saw is some defender's
+        self.decl = decl = v["declarer"]
+        self.transfers: list[tuple[int, int]] = []
+        asked = -1
+        for seat, text in self.acts:
+            verb, _, card = text.partition(" ")
+            if verb in ("call", "demand") and card:
+                asked = deck.parse(card)
+            elif verb == "give" and seat == decl and asked >= 0:
+                self.transfers.append((asked, deck.parse(card) if card else HIDDEN))
+                asked = -1
+        if asked >= 0 and v.get("legal") and all(a.startswith("give") for a in v["legal"]):
+            self.transfers.append((asked, PENDING))  # the declarer is to give a card for it now
+        self.given = 0  # given cards whose holder this seat does not know
+        gone = 0  # demanded cards the declarer gave back for a later one
+        for _x, g in self.transfers:
+            gone |= 1 << g if g >= 0 else 0
+        for x, g in self.transfers:
+            known[decl] |= (1 << x) & ~all_played & ~gone
+            if g >= 0 and not all_played >> g & 1 and not known[me] >> g & 1:
+                self.given |= 1 << g
         self.known = known
         self.talon_known = talon_known
         self.my_discards = mask(v["my_discards"])
         self.my_draws = mask(v["my_draws"])
         self.voids = self._voids()
-        seen = all_played | self.my_discards | talon_known
+        seen = all_played | self.my_discards | talon_known | self.given
         for k in known:
             seen |= k
         if self.turned >= 0:
@@ -71,7 +95,8 @@ class Knowledge:
         self.disc_need = [0 if s == me else v["discard_counts"][s] for s in range(n)]
         self.talon_need = v["talon_size"] - talon_known.bit_count()
         self.consistent = (min(self.need + self.disc_need + [self.talon_need]) >= 0 and
-                           sum(self.need) + sum(self.disc_need) + self.talon_need == self.unknown.bit_count())
+                           sum(self.need) + sum(self.disc_need) + self.talon_need
+                           == self.unknown.bit_count() + self.given.bit_count())
 
     def _voids(self) -> list[int]:
         """Per seat, the cards it cannot hold now: play showed an obligation did not bind it."""
@@ -118,10 +143,20 @@ def _try(k: Knowledge, rng: random.Random) -> State | None:
     pool = bits(k.unknown)
     rng.shuffle(pool)
     cur = list(k.known)
-    order = sorted((s for s in range(n) if k.need[s]), key=lambda s: -k.voids[s].bit_count())
+    need = list(k.need)
+    holders = []  # per demand, the seat that handed the card over in this world
+    for _x, g in k.transfers:
+        h = _holder(k, g, cur, need, rng)
+        if h < 0:
+            return None
+        if g >= 0 and k.given >> g & 1:
+            cur[h] |= 1 << g
+            need[h] -= 1
+        holders.append(h)
+    order = sorted((s for s in range(n) if need[s]), key=lambda s: -k.voids[s].bit_count())
     for s in order:
-        got = [c for c in pool if not k.voids[s] >> c & 1][:k.need[s]]
-        if len(got) < k.need[s]:
+        got = [c for c in pool if not k.voids[s] >> c & 1][:need[s]]
+        if len(got) < need[s]:
             return None
         for c in got:
             cur[s] |= 1 << c
@@ -159,7 +194,22 @@ def _try(k: Knowledge, rng: random.Random) -> State | None:
         talon_rest.remove(k.turned)
         talon_rest.insert(0, k.turned)
     talon += talon_rest
-    hands = [(cur[s] | k.played[s] | disc[s]) & ~drawn[s] for s in range(n)]
+    owned = [cur[s] | k.played[s] | disc[s] for s in range(n)]
+    gives = []
+    for (x, g), h in zip(k.transfers, holders, strict=True):
+        if g == HIDDEN:  # a card given out of my sight: any the holder has or has played, but the demanded ones
+            mine = bits(owned[h] & ~_mask(x for x, _g in k.transfers))
+            if not mine:
+                return None
+            g = rng.choice(mine)
+        gives.append(g)
+    for (x, _g), g, h in reversed(list(zip(k.transfers, gives, holders, strict=True))):  # undone, last first
+        owned[k.decl] &= ~(1 << x)
+        owned[h] |= 1 << x
+        if g != PENDING:
+            owned[k.decl] |= 1 << g
+            owned[h] &= ~(1 << g)
+    hands = [owned[s] & ~drawn[s] for s in range(n)]
     try:
         w = State(r, dealer=k.v["dealer"], pool=k.v["pool_before"], hands=hands, talon=talon)
         left = [bits(disc[s]) for s in range(n)]
@@ -169,6 +219,9 @@ def _try(k: Knowledge, rng: random.Random) -> State | None:
                 w.apply(a)
                 continue
             choice = [a for a in w.legal_actions() if r.action_str(a).split()[0] == text]
+            if text == "give":  # a hidden give: the card this world gave
+                g = gives.pop(0) if gives else PENDING
+                choice = [a for a in choice if g >= 0 and r.action_str(a) == f"give {r.deck.name(g)}"]
             mine = [a for a in choice if a - r.A_DISCARD in left[s]]
             a = (mine or choice or [None])[0]
             if a is None:
@@ -178,9 +231,28 @@ def _try(k: Knowledge, rng: random.Random) -> State | None:
             w.apply(a)
     except OmbreError:
         return None
-    if w.current_player != me or w.hands[me] != k.known[me]:
+    if w.current_player != me or w.hands[me] != k.known[me] \
+            or [h.bit_count() for h in w.hands] != k.v["hand_sizes"]:
         return None
     return w
+
+
+def _holder(k: Knowledge, g: int, cur: list[int], need: list[int], rng: random.Random) -> int:
+    """The seat that handed a demanded card over and got `g` for it (HIDDEN: a card I did not see; PENDING:
+    none yet): the one known to hold or to have played `g`, else one drawn among the other seats that may;
+    -1 when none may."""
+    seats = [s for s in range(len(cur)) if s != k.decl]
+    if g >= 0 and not k.given >> g & 1:
+        return next((s for s in seats if (cur[s] | k.played[s]) >> g & 1), -1)
+    if g >= 0:
+        may = [s for s in seats if need[s] > 0 and not k.voids[s] >> g & 1]
+    else:
+        may = [s for s in seats if s != k.me]
+        if g == PENDING and may:  # the holder is a card short until the declarer gives one back
+            held = {s: k.v["hand_sizes"][s] + k.played[s].bit_count() for s in may}
+            least = min(held.values())
+            may = [s for s in may if held[s] == least]
+    return rng.choice(may) if may else -1
 
 
 def _parse(r, text: str) -> int | None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..engine.view import partner_known
+
 
 @dataclass(slots=True)
 class Seat:
@@ -97,31 +99,26 @@ def from_state(state, seat: int) -> Seat:
     seen = state.hands[seat] | state.discards[seat]
     for w in state.won:
         seen |= w
-    sitters = getattr(r, "sitters", None)
-    out = {s for s in sitters[state.dealer] if s != state.declarer} if sitters else set()
+    sitters = r.sitters[state.dealer]
     trick = []
     s = state.leader
+    nxt = state.nxt
     for c in state.trick:
         seen |= 1 << c
         trick.append((s, c))
-        s = state.nxt[s]
-        while s in out:
-            s = state.nxt[s]
-    partner = getattr(state, "partner", -1)
-    called = getattr(state, "called", -1)
+        s = nxt[s]
+        while s in sitters and s != state.declarer:
+            s = nxt[s]
+    partner = state.partner
     hidden = False
-    if partner is not None and partner >= 0:
-        from ..engine import view as view_mod
-
-        known = getattr(view_mod, "partner_known", None)
-        if known is not None and not known(state, seat):
+    if partner >= 0:
+        if not partner_known(state, seat):
             partner, hidden = None, True
     else:
         partner = None
-        hidden = called is not None and called >= 0 and state.declarer != seat
-    sizes = [h.bit_count() for h in state.hands]
-    active = r.players - len(out)
-    total = (sum(sizes) + sum(state.tricks) * active + len(state.trick)) // active
+        hidden = state.called >= 0 and state.declarer != seat
+    active = r.players - len(sitters) + (state.declarer in sitters)
+    total = (sum(h.bit_count() for h in state.hands) + sum(state.tricks) * active + len(state.trick)) // active
     return Seat(r, seat, state.hands[seat], seen, state.contract, state.trump,
                 state.declarer if state.declarer >= 0 else None, partner, hidden, trick, active, total,
-                len(state.talon), getattr(state, "high", None))
+                len(state.talon), state.high)

@@ -20,7 +20,8 @@ def wilson(k: int, n: int) -> tuple[float, float]:
     d = 1 + Z95 ** 2 / n
     mid = (p + Z95 ** 2 / (2 * n)) / d
     half = Z95 * math.sqrt(p * (1 - p) / n + Z95 ** 2 / (4 * n * n)) / d
-    return (max(0.0, mid - half), min(1.0, mid + half))
+    # rounding may put a bound a hair past p when k is 0 or n; an interval always holds its estimate
+    return (min(p, max(0.0, mid - half)), max(p, min(1.0, mid + half)))
 
 
 def mean_sd(xs: list[float]) -> tuple[float, float]:
