@@ -96,7 +96,7 @@ def test_pimc_beats_greedy_as_declarer():
     assert _sign_p(better, worse) < 1e-4
 
 
-@pytest.mark.parametrize("variant", ["ombre", "ombre-a-dos", "tredrille"])
+@pytest.mark.parametrize("variant", ["ombre", "ombre-a-dos", "tredrille", "quadrille"])
 def test_sampled_worlds_agree_with_the_view(variant):
     """At every decision of a few deals, a world sampled from the seat's view has the same public state, the
     seat's own hand and the same legal actions; and the hidden cards are not always where they really are."""
@@ -117,6 +117,33 @@ def test_sampled_worlds_agree_with_the_view(variant):
             moved += w.hands != s.hands
             s.apply(act(ps[me], s, me))
     assert moved > 0
+
+
+def test_sampled_worlds_honour_a_claim_not_offered():
+    """Quadrille, seed 3: the Ombre (seat 1, 5 tricks, the called king of clubs unseen) leads to the seventh
+    trick and is not offered the stop, so the side has no six tricks: his partner is not seat 3 (1 trick).
+    Worlds once gave seat 3 the king: 'stop' among the legal actions, and after the lead (he wins the trick) a
+    vole committed."""
+    r = load("quadrille")
+    s = State(r, seed=3, dealer=3)
+    ps = [make_player("greedy", k, r) for k in range(4)]
+    seen = []
+    while len(s.trick_log) < 8:
+        me = s.to_move
+        if me == 1 and len(s.trick_log) >= 6:
+            rng = random.Random(0)
+            k = Knowledge(r, s.view(me))
+            worlds = [sample(k, rng) for _ in range(40)]
+            holders = sorted({next(p for p in range(4) if w.play_hands[p] >> s.called & 1) for w in worlds})
+            seen.append((s.tricks[:], s.partner, [r.action_str(a) for a in s.legal_actions()], holders,
+                         sorted({tuple(r.action_str(a) for a in w.legal_actions()) for w in worlds}),
+                         sorted({w.committed for w in worlds}), sorted({w.partner for w in worlds})))
+        s.apply(act(ps[me], s, me))
+    assert seen == [
+        ([0, 5, 0, 1], 2, ["play 4S", "play 5C", "play 6C", "play 2H"], [0, 2],
+         [("play 4S", "play 5C", "play 6C", "play 2H")], [False], [0, 2]),
+        ([0, 6, 0, 1], 2, ["play 4S", "play 5C", "play 6C"], [0, 2],
+         [("play 4S", "play 5C", "play 6C")], [False], [0, 2])]
 
 
 def test_sampled_worlds_respect_shown_voids():

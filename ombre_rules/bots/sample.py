@@ -7,6 +7,7 @@ import random
 
 from ..cards import bits
 from ..engine import State
+from ..engine.view import partner_known
 from ..errors import OmbreError
 
 HIDDEN, PENDING = -1, -2  # a card given for a demanded one: not seen by this seat; not given yet
@@ -23,6 +24,10 @@ class Knowledge:
         self.v = v
         self.me = me = v["seat"]
         self.acts = [(a["seat"], a["action"]) for a in v["actions"]]
+        # what the seat is offered now and whether it knows its partner: both may follow from hidden cards (a
+        # claim open only to a side with enough tricks, a declarer told his partner when the claim falls due)
+        self.legal = [rules.parse_action(t) for t in v["legal"]] if v.get("legal") is not None else None
+        self.partner = v.get("partner")
         self.played = [0] * n
         for seat, text in self.acts:
             if text.startswith("play "):
@@ -232,7 +237,9 @@ def _try(k: Knowledge, rng: random.Random) -> State | None:
     except OmbreError:
         return None
     if w.current_player != me or w.hands[me] != k.known[me] \
-            or [h.bit_count() for h in w.hands] != k.v["hand_sizes"]:
+            or [h.bit_count() for h in w.hands] != k.v["hand_sizes"] \
+            or (w.partner if partner_known(w, me) else None) != k.partner \
+            or (k.legal is not None and w.legal_actions() != k.legal):
         return None
     return w
 
