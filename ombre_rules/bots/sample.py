@@ -159,9 +159,17 @@ def _try(k: Knowledge, rng: random.Random) -> State | None:
             need[h] -= 1
         holders.append(h)
     order = sorted((s for s in range(n) if need[s]), key=lambda s: -k.voids[s].bit_count())
-    for s in order:
-        got = [c for c in pool if not k.voids[s] >> c & 1][:need[s]]
-        if len(got) < need[s]:
+    spare = sum(k.disc_need) + k.talon_need  # hidden cards that go to no hand: anything may lie there
+    for i, s in enumerate(order):
+        ok = [c for c in pool if not k.voids[s] >> c & 1]
+        # cards no later seat may hold and the piles cannot all take: this seat must take them
+        later = -1
+        for t in order[i + 1:]:
+            later &= k.voids[t]
+        forced = [c for c in ok if later >> c & 1][:max(0, len([c for c in pool if later >> c & 1]) - spare)]
+        taken = set(forced)
+        got = (forced + [c for c in ok if c not in taken])[:need[s]]
+        if len(got) < need[s] or len(forced) > need[s]:
             return None
         for c in got:
             cur[s] |= 1 << c
