@@ -233,6 +233,6 @@ class ExtraPhases:
     # -- auction ---------------------------------------------------------------------------------------------
     def _pass_without_choice(self) -> None:
         """A seat whose only choice would be to pass passes by itself (auction.auto_pass)."""
-        while self.phase == 0 and len(self.round_bids[self.high_level]) == 1 and not self._may_hold():
+        while self.phase == 0 and len(self.round_bids[self.high_level]) == 1 and not self._may_hold(self._forced()):
             self.passed[self.to_move] = True
             self._duel_next()

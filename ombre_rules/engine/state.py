@@ -158,14 +158,14 @@ class State(ExtraPhases):
         if ph == 2:  # EXCHANGE: kept up to date by apply
             return self.ex_acts[:]
         if ph == 0:  # AUCTION
-            if self._forced():
+            if r.auction.forced_bid is not None and self._forced():
                 return [r.A_PASS, r.A_HOLD]
             acts = list(self.round_bids[self.high_level])
             if self.round_no == 2:  # a seat forced to choose a contract may not pass
                 acts.remove(r.A_PASS)
             if r.bid_conditions:
                 acts = [a for a in acts if a == r.A_PASS or self._bid_allowed(a)]
-            if self._may_hold():
+            if self._may_hold(False):
                 acts.append(r.A_HOLD)
             return acts
         acts = self._legal_other(ph, r)
@@ -186,9 +186,10 @@ class State(ExtraPhases):
             return self.round_no != 2
         return not self._forced()
 
-    def _may_hold(self) -> bool:
-        """Whether the seat to move may take over the high bid at its level: it bids earlier, or it is forced."""
-        if self._forced():
+    def _may_hold(self, forced: bool) -> bool:
+        """Whether the seat to move may take over the high bid at its level: it bids earlier, or it is forced
+        (`forced`, from _forced)."""
+        if forced:
             return True
         hs = self.high_seat
         if hs < 0 or not self.rules.hold_by_priority or not self.high.holdable:
@@ -281,28 +282,13 @@ class State(ExtraPhases):
         if ph == 0:  # AUCTION: pass, a bid above the high one, or hold
             if a in self.round_bids[self.high_level] and self._bid_ok(a) and \
                     (a == r.A_PASS or not r.bid_conditions or self._bid_allowed(a)):
-                self.history.append(a)
-                if a == r.A_PASS:
-                    self.passed[self.to_move] = True
-                else:
-                    i = a - r.A_BID
-                    self.high = c = r.contracts[i]
-                    self.bid_of[self.to_move] = i
-                    self.high_level = self.bid_levels[i]
-                    self.high_seat = self.high_by = self.to_move
-                    if c.show is not None:
-                        self._show(c)
-                self._next_bidder()
+                self._bid(a)
                 return
-            if a == r.A_HOLD and self._may_hold():
-                self.history.append(a)
+            if a == r.A_HOLD:
                 forced = self._forced()
-                self.high_seat = self.to_move
-                if forced:
-                    self._end_auction()
-                else:
-                    self._next_bidder()
-                return
+                if self._may_hold(forced):
+                    self._hold(forced)
+                    return
             self._illegal(a)
         if ph >= XPLAY:
             self._apply_extra(ph, a)
@@ -352,6 +338,13 @@ class State(ExtraPhases):
                 self._random_exchange(rand)
             elif ph == DONE:
                 return
+            elif ph == 0:  # a legal bid or hold, applied without checking it again
+                acts = legal()
+                a = acts[int(rand() * len(acts))]
+                if a == self.rules.A_HOLD:
+                    self._hold(self.rules.auction.forced_bid is not None and self._forced())
+                else:
+                    self._bid(a)
             else:
                 acts = legal()
                 apply(acts[int(rand() * len(acts))])
@@ -505,6 +498,31 @@ class State(ExtraPhases):
             self.high = op.contract
             self.high_level = self.rules.bid_level(op.contract, 0)
             self.high_seat = self._seat(op.seat)
+            self._next_bidder()
+
+    def _bid(self, a: int) -> None:
+        """A legal pass or bid of the seat to move."""
+        r = self.rules
+        self.history.append(a)
+        if a == r.A_PASS:
+            self.passed[self.to_move] = True
+        else:
+            i = a - r.A_BID
+            self.high = c = r.contracts[i]
+            self.bid_of[self.to_move] = i
+            self.high_level = self.bid_levels[i]
+            self.high_seat = self.high_by = self.to_move
+            if c.show is not None:
+                self._show(c)
+        self._next_bidder()
+
+    def _hold(self, forced: bool) -> None:
+        """The seat to move legally takes over the high bid (`forced`: the seat was overcalled)."""
+        self.history.append(self.rules.A_HOLD)
+        self.high_seat = self.to_move
+        if forced:
+            self._end_auction()
+        else:
             self._next_bidder()
 
     def _next_bidder(self) -> None:
