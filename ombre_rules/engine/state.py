@@ -156,7 +156,10 @@ class State(ExtraPhases):
             return acts
         r = self.rules
         if ph == 2:  # EXCHANGE: kept up to date by apply
-            return self.ex_acts[:]
+            acts = self.ex_acts
+            if acts is None:
+                acts = self._listed_exchange()
+            return acts[:]
         if ph == 0:  # AUCTION
             if r.auction.forced_bid is not None and self._forced():
                 return [r.A_PASS, r.A_HOLD]
@@ -271,7 +274,7 @@ class State(ExtraPhases):
                 self._close_trick(self.best_seat, self.tm, self.leader, tuple(trick))
             return
         r = self.rules
-        if ph == 2 and a in self.ex_acts:  # EXCHANGE
+        if ph == 2 and a in (self.ex_acts if self.ex_acts is not None else self._listed_exchange()):  # EXCHANGE
             if a < r.A_BID:  # a discard
                 self._discard(a)
                 return
@@ -350,20 +353,25 @@ class State(ExtraPhases):
                 apply(acts[int(rand() * len(acts))])
 
     def _random_exchange(self, rand: Callable[[], float]) -> None:
-        """Exchange turns of `random_playout`: an action out of ex_acts, which legal_actions copies."""
+        """Exchange turns of `random_playout`: an action picked by its place in the list legal_actions would
+        give (see _exchange_list), without building it."""
         r = self.rules
-        first_other, draw = r.A_BID, r.A_DRAW
+        draw = r.A_DRAW
         discard = self._discard
+        hl = self.hl
         while self.phase == 2:
-            acts = self.ex_acts
-            a = acts[int(rand() * len(acts))]
-            if a < first_other:
-                discard(a)
-            elif a == draw:
-                self.history.append(a)
+            k = self.ex_count
+            cards = hl[self.to_move]
+            n_cards = len(cards) if k < self.ex_max else 0
+            draw_ok = k >= self.ex_min
+            i = int(rand() * (n_cards + draw_ok + (k == 0 and self.ex_can_cede)))
+            if i < n_cards:
+                discard(self.nc + cards[i])
+            elif i == n_cards and draw_ok:
+                self.history.append(draw)
                 self._a_draw()
             else:
-                self.apply(a)
+                self.apply(r.A_CEDE)
 
     def _random_tricks(self, rand: Callable[[], float]) -> None:
         """Tricks of `random_playout`, from a lead, while no claim or concession is open. A card is chosen from
@@ -758,14 +766,9 @@ class State(ExtraPhases):
             self.ex_count = 0
             self.ex_min = lo
             self.ex_max = cap
-            cede = self.ex_can_cede = (first_defender and ex.defender_first == "ceded" and not self.ceded
-                                       and bool(queue))
-            base = self.nc
-            acts = self.ex_acts = [base + c for c in self.hl[seat]]
-            if lo == 0:
-                acts.append(self.rules.A_DRAW)
-            if cede:
-                acts.append(self.rules.A_CEDE)
+            self.ex_can_cede = (first_defender and ex.defender_first == "ceded" and not self.ceded
+                                and bool(queue))
+            self.ex_acts = None  # listed when first asked for
             return
         if trump_due:
             self.phase = TRUMP
@@ -773,8 +776,26 @@ class State(ExtraPhases):
             return
         self._start_play()
 
+    def _exchange_list(self) -> list[int]:
+        """The exchanger's legal actions: a discard of each card he holds while he may discard more, then draw
+        once he has discarded his minimum, then cede before his first discard when he may; apply keeps the list
+        so once it is made."""
+        r = self.rules
+        k = self.ex_count
+        base = self.nc
+        acts = [base + c for c in self.hl[self.to_move]] if k < self.ex_max else []
+        if k >= self.ex_min:
+            acts.append(r.A_DRAW)
+        if k == 0 and self.ex_can_cede:
+            acts.append(r.A_CEDE)
+        return acts
+
+    def _listed_exchange(self) -> list[int]:
+        acts = self.ex_acts = self._exchange_list()
+        return acts
+
     def _discard(self, a: int) -> None:
-        """A discard action of the exchanger to move (legal: one of ex_acts)."""
+        """A legal discard action of the exchanger to move."""
         c = a - self.nc
         bit = _BIT[c]
         seat = self.to_move
@@ -784,6 +805,8 @@ class State(ExtraPhases):
         self.discards[seat] |= bit
         k = self.ex_count = self.ex_count + 1
         acts = self.ex_acts
+        if acts is None:  # not listed yet: nothing to keep up to date
+            return
         r = self.rules
         if k == self.ex_max:
             self.ex_acts = [r.A_DRAW]
@@ -1012,6 +1035,8 @@ def _make_clone():
     for name in State.__slots__:
         if name == "hl":
             lines.append("    c.hl = [h[:] for h in self.hl]")
+        elif name == "ex_acts":  # None until listed
+            lines.append("    c.ex_acts = self.ex_acts[:] if self.ex_acts is not None else None")
         else:
             lines.append(f"    c.{name} = self.{name}{'[:]' if name in _LISTS else ''}")
     lines.append("    return c")
