@@ -77,6 +77,7 @@ def test_random_playout_from_the_middle_of_a_deal():
                 break
             a.apply(r0.choice(a.legal_actions()))
         b = a.clone()
+        b.legal_actions()  # a list asked for first changes nothing
         ra = random.Random(i).random
         rb = random.Random(i).random
         while not a.is_terminal:

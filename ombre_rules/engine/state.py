@@ -381,6 +381,7 @@ class State(ExtraPhases):
         ctx = self.ctx
         key, eff = ctx.key, ctx.eff
         close = self._close_trick
+        self.lm = -1  # a legal mask a caller had asked for is not used by the cards played here
         while True:
             seat = self.to_move
             acts = hl[seat]
