@@ -24,6 +24,25 @@ def _option_runs() -> list[tuple[str, dict[str, str]]]:
     return runs
 
 
+def _agree(a: State, seed: int) -> None:
+    """Play `a` to its end with the public loop, and a copy of it with random_playout, from the same random
+    numbers: both end alike."""
+    b = a.clone()
+    b.legal_actions()  # a list asked for first changes nothing
+    ra = random.Random(seed).random
+    rb = random.Random(seed).random
+    while not a.is_terminal:
+        acts = a.legal_actions()
+        a.apply(acts[int(ra() * len(acts))])
+    b.random_playout(rb)
+    assert b.history == a.history, (seed, a.rules.variant)
+    assert b.trick_log == a.trick_log
+    assert b.result == a.result
+    assert (b.hands, b.discards, b.drawn, b.won) == (a.hands, a.discards, a.drawn, a.won)
+    assert ra() == rb()  # as many random numbers used
+    assert b.legal_actions() == [] and b.is_terminal
+
+
 def _both_ways(rules, deals: int, seed: int) -> dict[str, int]:
     """Play each deal with the public loop and with random_playout from the same seed; both must agree. The
     outcomes met, counted."""
@@ -32,19 +51,7 @@ def _both_ways(rules, deals: int, seed: int) -> dict[str, int]:
     dealer = 0
     for i in range(deals):
         a = State(rules, seed=seed * 100_000 + i, dealer=dealer, pool=pool)
-        b = a.clone()
-        ra = random.Random(i).random
-        rb = random.Random(i).random
-        while not a.is_terminal:
-            acts = a.legal_actions()
-            a.apply(acts[int(ra() * len(acts))])
-        b.random_playout(rb)
-        assert b.history == a.history, (i, rules.variant)
-        assert b.trick_log == a.trick_log
-        assert b.result == a.result
-        assert (b.hands, b.discards, b.drawn, b.won) == (a.hands, a.discards, a.drawn, a.won)
-        assert ra() == rb()  # as many random numbers used
-        assert b.legal_actions() == [] and b.is_terminal
+        _agree(a, i)
         outcomes[a.result.outcome] = outcomes.get(a.result.outcome, 0) + 1
         pool = a.result.pool_after
         dealer = rules.next_seat[dealer]
@@ -76,12 +83,4 @@ def test_random_playout_from_the_middle_of_a_deal():
             if a.is_terminal:
                 break
             a.apply(r0.choice(a.legal_actions()))
-        b = a.clone()
-        b.legal_actions()  # a list asked for first changes nothing
-        ra = random.Random(i).random
-        rb = random.Random(i).random
-        while not a.is_terminal:
-            acts = a.legal_actions()
-            a.apply(acts[int(ra() * len(acts))])
-        b.random_playout(rb)
-        assert b.history == a.history and b.result == a.result
+        _agree(a, i)

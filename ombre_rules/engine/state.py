@@ -155,13 +155,13 @@ class State(ExtraPhases):
                 self._play_extras(acts)
             return acts
         r = self.rules
-        if ph == 2:  # EXCHANGE: kept up to date by apply
+        if ph == 2:  # EXCHANGE: listed when first asked for, then kept up to date by apply
             acts = self.ex_acts
             if acts is None:
                 acts = self._listed_exchange()
             return acts[:]
         if ph == 0:  # AUCTION
-            if r.auction.forced_bid is not None and self._forced():
+            if self._forced():
                 return [r.A_PASS, r.A_HOLD]
             acts = list(self.round_bids[self.high_level])
             if self.round_no == 2:  # a seat forced to choose a contract may not pass
@@ -270,8 +270,7 @@ class State(ExtraPhases):
             if len(trick) < self.tn:
                 self.to_move = self.nxt[seat]
             else:
-                self.trick = []
-                self._close_trick(self.best_seat, self.tm, self.leader, tuple(trick))
+                self._end_trick()
             return
         r = self.rules
         if ph == 2 and a in (self.ex_acts if self.ex_acts is not None else self._listed_exchange()):  # EXCHANGE
@@ -345,7 +344,7 @@ class State(ExtraPhases):
                 acts = legal()
                 a = acts[int(rand() * len(acts))]
                 if a == self.rules.A_HOLD:
-                    self._hold(self.rules.auction.forced_bid is not None and self._forced())
+                    self._hold(self._forced())
                 else:
                     self._bid(a)
             else:
@@ -354,21 +353,16 @@ class State(ExtraPhases):
 
     def _random_exchange(self, rand: Callable[[], float]) -> None:
         """Exchange turns of `random_playout`: an action picked by its place in the list legal_actions would
-        give (see _exchange_list), without building it."""
+        give, without building it."""
         r = self.rules
-        draw = r.A_DRAW
-        discard = self._discard
-        hl = self.hl
         while self.phase == 2:
-            k = self.ex_count
-            cards = hl[self.to_move]
-            n_cards = len(cards) if k < self.ex_max else 0
-            draw_ok = k >= self.ex_min
-            i = int(rand() * (n_cards + draw_ok + (k == 0 and self.ex_can_cede)))
-            if i < n_cards:
-                discard(self.nc + cards[i])
-            elif i == n_cards and draw_ok:
-                self.history.append(draw)
+            cards, draw, cede = self._exchange_choices()
+            n = len(cards)
+            i = int(rand() * (n + draw + cede))
+            if i < n:
+                self._discard(self.nc + cards[i])
+            elif i == n and draw:
+                self.history.append(r.A_DRAW)
                 self._a_draw()
             else:
                 self.apply(r.A_CEDE)
@@ -777,22 +771,22 @@ class State(ExtraPhases):
             return
         self._start_play()
 
-    def _exchange_list(self) -> list[int]:
-        """The exchanger's legal actions: a discard of each card he holds while he may discard more, then draw
-        once he has discarded his minimum, then cede before his first discard when he may; apply keeps the list
-        so once it is made."""
-        r = self.rules
+    def _exchange_choices(self) -> tuple[list[int], bool, bool]:
+        """What the exchanger may do, in the order of his legal actions: discard one of these cards (none once
+        he has discarded his most), draw (once he has discarded his least), cede (before his first discard)."""
         k = self.ex_count
-        base = self.nc
-        acts = [base + c for c in self.hl[self.to_move]] if k < self.ex_max else []
-        if k >= self.ex_min:
-            acts.append(r.A_DRAW)
-        if k == 0 and self.ex_can_cede:
-            acts.append(r.A_CEDE)
-        return acts
+        return (self.hl[self.to_move] if k < self.ex_max else [], k >= self.ex_min,
+                k == 0 and self.ex_can_cede)
 
     def _listed_exchange(self) -> list[int]:
-        acts = self.ex_acts = self._exchange_list()
+        """The exchanger's legal actions, listed and kept (apply keeps the list up to date from then on)."""
+        cards, draw, cede = self._exchange_choices()
+        base = self.nc
+        acts = self.ex_acts = [base + c for c in cards]
+        if draw:
+            acts.append(self.rules.A_DRAW)
+        if cede:
+            acts.append(self.rules.A_CEDE)
         return acts
 
     def _discard(self, a: int) -> None:
