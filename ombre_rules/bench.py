@@ -5,7 +5,7 @@ import random
 import time
 from collections import Counter
 
-from .engine import State
+from .engine import DONE, State
 from .ruleset import Ruleset
 
 LOOPS = ("playout", "api")
@@ -36,7 +36,7 @@ def run(rules: Ruleset, deals: int, seed: int, warmup: int = 200, loop: str = "p
         if api:
             legal = s.legal_actions
             apply = s.apply
-            while s.phase != 5:
+            while s.phase != DONE:
                 acts = legal()
                 apply(acts[int(rand() * len(acts))])
         else:

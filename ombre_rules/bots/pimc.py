@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import time
 
+from ..engine import DONE
 from .greedy import GreedyPolicy, greedy_action
 from .sample import Knowledge, sample
 from .seat import from_view
@@ -17,7 +18,7 @@ def playout(world, policy: GreedyPolicy) -> None:
     """Play a world to its end with the greedy policy at every seat."""
     legal = world.legal_actions
     apply = world.apply
-    while world.phase != 5:
+    while world.phase != DONE:
         apply(greedy_action(policy, world, legal()))
 
 

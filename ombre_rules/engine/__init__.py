@@ -1,4 +1,23 @@
 """The generic engine: one deal as an explicit state machine of phases."""
-from .state import AUCTION, CONSENT, DONE, EXCHANGE, PHASE_NAMES, PLAY, TRUMP, Result, State
+from .phases import (
+    AUCTION,
+    CALL,
+    CONSENT,
+    DECLARE,
+    DEMAND,
+    DONE,
+    EXCHANGE,
+    GIVE,
+    GIVEBACK,
+    LAYAWAY,
+    PHASE_NAMES,
+    PLAY,
+    RAISE,
+    SURRENDER,
+    TRUMP,
+    XPLAY,
+)
+from .state import Result, State
 
-__all__ = ["State", "Result", "AUCTION", "TRUMP", "EXCHANGE", "PLAY", "CONSENT", "DONE", "PHASE_NAMES"]
+__all__ = ["State", "Result", "PHASE_NAMES", "AUCTION", "TRUMP", "EXCHANGE", "PLAY", "CONSENT", "DONE", "CALL",
+           "GIVE", "DECLARE", "SURRENDER", "XPLAY", "LAYAWAY", "DEMAND", "GIVEBACK", "RAISE"]

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from ..cards import bits as _bits
 
-# numbered after the core phases (auction .. done, call, give, declare, surrender)
-XPLAY, LAYAWAY, DEMAND, GIVEBACK, RAISE = 10, 11, 12, 13, 14
-EXTRA_PHASE_NAMES = ("play", "lay-away", "demand", "give", "raise")
+# the phases of a deal (State.phase), by name; PHASE_NAMES[phase] is the name shown to users
+AUCTION, TRUMP, EXCHANGE, PLAY, CONSENT, DONE, CALL, GIVE, DECLARE, SURRENDER = range(10)
+# XPLAY: play while an excuse card is still to come; GIVEBACK: a card given back for a demanded one
+XPLAY, LAYAWAY, DEMAND, GIVEBACK, RAISE = range(10, 15)
+PHASE_NAMES = ("auction", "trump", "exchange", "play", "consent", "done", "call", "give", "declare", "surrender",
+               "play", "lay-away", "demand", "give", "raise")
 
 
 class ExtraPhases:
@@ -182,7 +185,7 @@ class ExtraPhases:
         if self._excuse_led():
             self.lm = self.hands[self.to_move]
             return self.hl[self.to_move][:]
-        self.phase = 3
+        self.phase = PLAY
         try:
             return self.legal_actions()
         finally:
@@ -193,12 +196,12 @@ class ExtraPhases:
         if self._excuse_forced() and a != self.rules.excuse.card:
             self._illegal(a)
         if not self._excuse_led():
-            self.phase = 3
+            self.phase = PLAY
             self.lc = None
             try:
                 self.apply(a)
             finally:
-                if self.phase == 3 and (a != self.rules.excuse.card or self._excuse_led()):
+                if self.phase == PLAY and (a != self.rules.excuse.card or self._excuse_led()):
                     self.phase = XPLAY
             return
         seat = self.to_move
@@ -216,7 +219,7 @@ class ExtraPhases:
         self.best = row[a]
         self.best_seat = seat
         self.trick.append(a)
-        self.phase = 3
+        self.phase = PLAY
         if len(self.trick) < self.n:
             self.to_move = self.nxt[seat]
         else:
@@ -233,6 +236,7 @@ class ExtraPhases:
     # -- auction ---------------------------------------------------------------------------------------------
     def _pass_without_choice(self) -> None:
         """A seat whose only choice would be to pass passes by itself (auction.auto_pass)."""
-        while self.phase == 0 and len(self.round_bids[self.high_level]) == 1 and not self._may_hold(self._forced()):
+        while self.phase == AUCTION and len(self.round_bids[self.high_level]) == 1 \
+                and not self._may_hold(self._forced()):
             self.passed[self.to_move] = True
             self._duel_next()

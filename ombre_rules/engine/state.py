@@ -14,11 +14,22 @@ from ..envs import SEAT_VARS, DealEnv
 from ..errors import IllegalActionError, OmbreError, SpecError
 from ..lang.compiler import block_error
 from ..ruleset import Contract, Ruleset
-from .phases import EXTRA_PHASE_NAMES, RAISE, XPLAY, ExtraPhases
-
-AUCTION, TRUMP, EXCHANGE, PLAY, CONSENT, DONE, CALL, GIVE, DECLARE, SURRENDER = range(10)
-PHASE_NAMES = ("auction", "trump", "exchange", "play", "consent", "done", "call", "give", "declare",
-               "surrender") + EXTRA_PHASE_NAMES
+from .phases import (
+    AUCTION,
+    CALL,
+    CONSENT,
+    DECLARE,
+    DONE,
+    EXCHANGE,
+    GIVE,
+    PHASE_NAMES,
+    PLAY,
+    RAISE,
+    SURRENDER,
+    TRUMP,
+    XPLAY,
+    ExtraPhases,
+)
 
 
 class Result(NamedTuple):
@@ -135,7 +146,7 @@ class State(ExtraPhases):
     def legal_actions(self) -> list[int]:
         """The legal actions of the seat to move (empty when the deal is over)."""
         ph = self.phase
-        if ph == 3:  # PLAY, the hot path
+        if ph == PLAY:  # the hot path
             seat = self.to_move
             acts = self.hl[seat]
             if self.trick:
@@ -155,12 +166,12 @@ class State(ExtraPhases):
                 self._play_extras(acts)
             return acts
         r = self.rules
-        if ph == 2:  # EXCHANGE: listed when first asked for, then kept up to date by apply
+        if ph == EXCHANGE:  # listed when first asked for, then kept up to date by apply
             acts = self.ex_acts
             if acts is None:
                 acts = self._listed_exchange()
             return acts[:]
-        if ph == 0:  # AUCTION
+        if ph == AUCTION:
             if self._forced():
                 return [r.A_PASS, r.A_HOLD]
             acts = list(self.round_bids[self.high_level])
@@ -232,7 +243,7 @@ class State(ExtraPhases):
     def apply(self, a: int) -> None:
         """Apply a legal action of the seat to move; IllegalActionError (nothing changed) otherwise."""
         ph = self.phase
-        if ph == 3 and 0 <= a < self.nc:  # a card played: the hot path
+        if ph == PLAY and 0 <= a < self.nc:  # a card played: the hot path
             seat = self.to_move
             m = self.lm
             if m < 0:
@@ -273,7 +284,7 @@ class State(ExtraPhases):
                 self._end_trick()
             return
         r = self.rules
-        if ph == 2 and a in (self.ex_acts if self.ex_acts is not None else self._listed_exchange()):  # EXCHANGE
+        if ph == EXCHANGE and a in (self.ex_acts if self.ex_acts is not None else self._listed_exchange()):
             if a < r.A_BID:  # a discard
                 self._discard(a)
                 return
@@ -281,7 +292,7 @@ class State(ExtraPhases):
                 self.history.append(a)
                 self._a_draw()
                 return
-        if ph == 0:  # AUCTION: pass, a bid above the high one, or hold
+        if ph == AUCTION:  # pass, a bid above the high one, or hold
             if a in self.round_bids[self.high_level] and self._bid_ok(a) and \
                     (a == r.A_PASS or not r.bid_conditions or self._bid_allowed(a)):
                 self._bid(a)
@@ -334,13 +345,13 @@ class State(ExtraPhases):
         apply = self.apply
         while True:
             ph = self.phase
-            if ph == 3 and not self.trick and not self.claim_pending and not self.concede_ok:
+            if ph == PLAY and not self.trick and not self.claim_pending and not self.concede_ok:
                 self._random_tricks(rand)
-            elif ph == 2:
+            elif ph == EXCHANGE:
                 self._random_exchange(rand)
             elif ph == DONE:
                 return
-            elif ph == 0:  # a legal bid or hold, applied without checking it again
+            elif ph == AUCTION:  # a legal bid or hold, applied without checking it again
                 acts = legal()
                 a = acts[int(rand() * len(acts))]
                 if a == self.rules.A_HOLD:
@@ -355,7 +366,7 @@ class State(ExtraPhases):
         """Exchange turns of `random_playout`: an action picked by its place in the list legal_actions would
         give, without building it."""
         r = self.rules
-        while self.phase == 2:
+        while self.phase == EXCHANGE:
             cards, draw, cede = self._exchange_choices()
             n = len(cards)
             i = int(rand() * (n + draw + cede))
@@ -417,7 +428,7 @@ class State(ExtraPhases):
                     best_seat = seat
                 trick.append(c)
             close(best_seat, tm, leader, tuple(trick))
-            if self.phase != 3 or self.claim_pending or self.concede_ok:
+            if self.phase != PLAY or self.claim_pending or self.concede_ok:
                 return
 
     def clone(self) -> State:

@@ -10,7 +10,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 
-from ..engine import State
+from ..engine import DONE, State
 from ..errors import OmbreError
 from ..players import act, make_player
 from ..ruleset import Ruleset, load
@@ -27,7 +27,7 @@ def play_deal(rules: Ruleset, names: list[str], seed: int, i: int) -> dict:
     n = rules.players
     players = [make_player(nm, s * 16 + k, rules) for k, nm in enumerate(names)]
     state = State(rules, seed=s, dealer=i % n)
-    while state.phase != 5:
+    while state.phase != DONE:
         seat = state.to_move
         state.apply(act(players[seat], state, seat))
     res = state.result

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from ..bots.pimc import DEFAULT_ROLLOUTS, PimcPlayer
-from ..engine import State
+from ..engine import DONE, State
 from ..players import act, make_player
 from .runner import _rules, deal_seed, play_chunk
 
@@ -45,7 +45,7 @@ def pimc_decision_time(variant: str, decisions: int, seed: int) -> dict:
         players[me] = PimcPlayer(s * 16 + me, rules)
         state = State(rules, seed=s, dealer=i % n)
         before = players[me].fallbacks
-        while state.phase != 5 and len(times) < decisions:
+        while state.phase != DONE and len(times) < decisions:
             seat = state.to_move
             if seat == me and len(state.legal_actions()) > 1:
                 t0 = time.perf_counter()
