@@ -6,13 +6,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .cards import Card
-from .envs import DEAL_FUNCS, DEAL_VARS, NAME_FUNCS, SEAT_VARS, CardEnv
-from .errors import SpecError
-from .lang import Expr, Site
+from ..cards import Card
+from ..envs import DEAL_FUNCS, DEAL_VARS, NAME_FUNCS, SEAT_VARS, CardEnv
+from ..errors import SpecError
+from ..lang import Expr, Site
 
 if TYPE_CHECKING:
-    from .ruleset import Contract, Ruleset
+    from .base import RulesetBase as Ruleset  # the part of a Ruleset a builder uses
+    from .contracts import Contract
 
 CARD_SITE_VARS = frozenset({"card"})
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .envs import DEAL_FUNCS, DEAL_VARS, SEAT_VARS, STATE_READS, defenders
-from .errors import SpecError, did_you_mean
-from .lang import Site
+from ..envs import DEAL_FUNCS, DEAL_VARS, SEAT_VARS, STATE_READS, defenders
+from ..errors import SpecError, did_you_mean
+from ..lang import Site
 
 if TYPE_CHECKING:
-    from .ruleset import Contract, Ruleset
+    from .base import RulesetBase as Ruleset  # the part of a Ruleset a builder uses
+    from .contracts import Contract
 
 
 def _seats(value: Any):

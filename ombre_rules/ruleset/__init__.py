@@ -1,0 +1,98 @@
+"""Compile a resolved variant into a frozen Ruleset: deck, rank tables per trump context, contracts,
+and every expression turned into Python once.
+
+The package's face: `Ruleset` composed of its parts (one module each: base, deal, context, auction,
+contract_rules, play, actions; the optional mechanics and the end-of-deal blocks in mechanics.py and
+settlement.py), and `load`."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..cards import Deck
+from ..errors import SpecError, SpecErrors
+from ..lang import Expr
+from ..spec.resolve import ResolvedSpec, resolve
+from .actions import SPECIAL_VERBS, ActionPart
+from .auction import AuctionPart, AuctionRules
+from .base import BASE_ATTRS, RulesetBase
+from .context import Context, RankTables
+from .contract_rules import ContractPart
+from .contracts import CallRules, Contract, ExchangeRules, Limits, PlayRules
+from .deal import DealPart
+from .mechanics import build_mechanics
+from .play import PlayPart
+from .settlement import build_settlement
+
+__all__ = ["Ruleset", "load", "Contract", "Context", "AuctionRules", "ExchangeRules", "PlayRules", "CallRules",
+           "Limits", "RulesetBase", "BASE_ATTRS", "SPECIAL_VERBS"]
+
+
+@dataclass(eq=False)
+class Ruleset(ActionPart, PlayPart, ContractPart, AuctionPart, RankTables, DealPart, RulesetBase):
+    """Everything about a variant the engine needs, compiled once."""
+
+    # -- construction ------------------------------------------------------------------------------
+    @classmethod
+    def load(cls, variant: str, options: dict[str, str] | None = None) -> Ruleset:
+        """Load and compile a variant by name, alias or path, with option selections."""
+        return cls.from_spec(resolve(variant, options))
+
+    @classmethod
+    def from_spec(cls, spec: ResolvedSpec) -> Ruleset:
+        data = spec.data
+        rs = cls(spec, Deck.build(data["deck"]), int(data["players"]))
+        rs._errors: list[SpecError] = []
+        rs._memo: dict[tuple, Expr] = {}
+        rs._build()
+        if rs._errors:
+            raise SpecErrors(rs._errors)
+        return rs
+
+    def _build(self) -> None:
+        data = self.spec.data
+        deck = self.deck
+        n = self.players
+        if len(deck.by_name) < deck.size:
+            twice = sorted({c.name for c in deck.cards if sum(d.name == c.name for d in deck.cards) > 1})
+            self._errors.append(SpecError(f"card name {', '.join(twice)} is given to more than one card (give the "
+                                          f"suits distinct letters)", self.loc(("deck", "suits"))))
+        self.next_seat = [(s + 1) % n for s in range(n)]
+        self.seat_orders = [tuple((s + i) % n for i in range(n)) for s in range(n)]
+        for i, (name, c) in enumerate(data["contracts"].items()):
+            self.contracts.append(Contract(name, i, int(c.get("level", 0)), int(c.get("value", 0)),
+                                           c.get("title", name), "level" in c))
+        self.contract_by_name = {c.name: c for c in self.contracts}
+        self._namespace()
+        self._compile_names()
+        self._sit_out()
+        self.rankings = {"": data["ranking"], **(data.get("rankings") or {})}
+        self._compile_auction()
+        self.follow_lists: list[tuple] = []
+        for c in self.contracts:
+            self._compile_contract(c)
+        build_mechanics(self)
+        self.bid_conditions = any(c.bid_when is not None or c.show is not None for c in self.contracts)
+        build_settlement(self)
+        self._contexts: dict[tuple[str, int], Context] = {}
+        if self.names_broken:
+            return
+        self._bid_lists: dict = {}
+        self.seat_cache: dict[tuple, Any] = {}
+        for c in self.contracts:
+            for trump in self.trump_choices(c):
+                try:
+                    self.context(c.ranking, trump)
+                except SpecError as e:
+                    self._errors.append(e)
+                    return
+        self.session = dict(data.get("session") or {})
+        self._number_actions()
+        if self._errors:  # the deal depends on who sits out
+            return
+        self.deal = self._deal_function()
+
+
+def load(variant: str, options: dict[str, str] | None = None) -> Ruleset:
+    """Load and compile a variant: `load(ID)`, `load("ID(OPTION=CHOICE)")`, `load("house.yaml")`."""
+    return Ruleset.load(variant, options)

@@ -1,0 +1,90 @@
+"""The auction's rules: who speaks first (`auction.first`), how an equal bid is held (`auction.hold`), what
+follows when all pass (`auction.all_pass`), forced and final bids (`auction.forced`, `auction.final`), the form
+(`auction.form`: rotation or duel) and what the winner's bid fixes (`auction.contract_choice`); and the bid lists
+by level that the engine's auction offers (`auction.jumps`, contract `level`s)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..envs import AUCTION_FUNCS, SEAT_VARS
+from ..lang import Expr, Site
+from .base import RulesetBase
+from .contracts import Contract
+
+
+@dataclass(frozen=True)
+class AuctionRules:
+    first: Expr
+    hold: str
+    all_pass: str
+    force_who: Expr | None
+    force_contract: Contract | None
+    extra_round: tuple[Contract, ...]
+    forced_bid: Contract | None = None
+    forced_by: frozenset = frozenset()
+    form: str = "rotation"
+    choice: str = "bid"
+    final_bids: frozenset = frozenset()
+
+
+class AuctionPart(RulesetBase):
+    """The ruleset's part that compiles the auction and lists the bids of a round."""
+
+    def _compile_auction(self) -> None:
+        data = self.spec.data
+        ap = data["auction"].get("all_pass") or {"then": "redeal"}
+        first = self._expr(("auction", "first"), Site("auction.first", SEAT_VARS, AUCTION_FUNCS), "forehand")
+        force_contract = force_who = None
+        extra: tuple[Contract, ...] = ()
+        if ap["then"] == "force" and ap.get("contracts"):  # the forced seat chooses one of these contracts
+            extra = tuple(self._contract_ref(c, ("auction", "all_pass", "contracts", i))
+                          for i, c in enumerate(ap["contracts"]))
+            force_who = self._expr(("auction", "all_pass", "who"), Site("auction.all_pass.who", SEAT_VARS,
+                                                                         AUCTION_FUNCS), "forehand")
+        elif ap["then"] == "force":
+            force_contract = self._contract_ref(ap.get("contract"), ("auction", "all_pass", "contract"))
+            force_who = self._expr(("auction", "all_pass", "who"), Site("auction.all_pass.who", SEAT_VARS,
+                                                                         AUCTION_FUNCS), "forehand")
+        elif ap["then"] == "auction":
+            extra = tuple(self._contract_ref(c, ("auction", "all_pass", "contracts", i))
+                          for i, c in enumerate(ap.get("contracts") or []))
+        forced = data["auction"].get("forced")
+        forced_bid, forced_by = None, frozenset()
+        if forced:
+            forced_bid = self._contract_ref(forced["bid"], ("auction", "forced", "bid"))
+            forced_by = frozenset(self._contract_ref(c, ("auction", "forced", "by", i))
+                                  for i, c in enumerate(forced["by"]))
+        final = frozenset(self._contract_ref(c, ("auction", "final", i))
+                          for i, c in enumerate(data["auction"].get("final") or []))
+        self.auction = AuctionRules(first, data["auction"].get("hold", "earlier_seat"), ap["then"],
+                                    force_who, force_contract, extra, forced_bid, forced_by,
+                                    data["auction"].get("form", "rotation"),
+                                    data["auction"].get("contract_choice", "bid"), final)
+        self.hold_by_priority = self.auction.hold == "earlier_seat"
+        self.main_round = tuple(sorted((c for c in self.contracts if c.biddable), key=lambda c: c.level))
+
+    def bid_lists(self, contracts: tuple[Contract, ...], key: int) -> tuple[list[tuple[int, ...]], tuple[int, ...]]:
+        """For an auction round (0 main, 1 after all passed): by the level of the current high bid, `pass` and
+        the bids above it; and each contract's level in the round, by contract index (0: not biddable)."""
+        got = self._bid_lists.get(key)
+        if got is None:
+            ranked = [(self.bid_level(c, key), self.A_BID + c.index) for c in contracts]
+            top = max([lv for lv, _a in ranked] + [0])
+            table = []
+            for lvl in range(top + 1):
+                above = [lv for lv, _a in ranked if lv > lvl]
+                # without jump bids only the next level above may be bid
+                cap = min(above, default=0) if not self.jumps else top
+                table.append((self.A_PASS,) + tuple(a for lv, a in ranked if lvl < lv <= cap))
+            levels = [0] * len(self.contracts)
+            for lv, a in ranked:
+                levels[a - self.A_BID] = lv
+            got = self._bid_lists[key] = (table, tuple(levels))
+        return got
+
+    def bid_level(self, c: Contract, round_no: int) -> int:
+        """A contract's rank in an auction round; in the round after all passed (or the forced seat's choice),
+        contracts without a level rank in the order they are listed there."""
+        if c.level or round_no == 0:
+            return c.level
+        return self.auction.extra_round.index(c) + 1

@@ -1,0 +1,209 @@
+"""What every part of a ruleset is built on: the variant's data, the deck and seats, the namespace of its
+expressions (`names`, contract and suit names, `opt`), and compiling the expression found at a path of the
+file, with errors collected at their place."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..cards import Deck, Suit
+from ..envs import CONTEXT_FUNCS, DEAL_VARS, FOLLOW_VARS, NAME_FUNCS, NAME_VARS, CardEnv
+from ..errors import ExprError, SpecError, did_you_mean
+from ..lang import Compiler, Expr, Namespace, Site
+from ..spec.resolve import ResolvedSpec
+from .contracts import Contract
+
+BASE_ATTRS = {"name", "rank", "suit", "letter", "index", "points", "level", "value", "title"}
+_MISSING = object()
+
+
+@dataclass(eq=False)
+class RulesetBase:
+    """The data of a compiled variant and the helpers that compile its expressions; Ruleset adds the parts."""
+
+    spec: ResolvedSpec
+    deck: Deck
+    players: int
+    contracts: list[Contract] = field(default_factory=list)
+    rankings: dict[str, dict] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return self.spec.data["id"]
+
+    @property
+    def title(self) -> str:
+        return self.spec.data.get("title", self.id)
+
+    @property
+    def variant(self) -> str:
+        return self.spec.variant
+
+    @property
+    def digest(self) -> str:
+        return self.spec.digest
+
+    def loc(self, path: tuple):
+        return self.spec.doc.loc(path)
+
+    # -- the namespace and compiled names ----------------------------------------------------------
+    def _namespace(self) -> None:
+        data = self.spec.data
+        deck = self.deck
+        consts: dict[str, Any] = {"none": None, "true": True, "false": False}
+        attrs = set(BASE_ATTRS)
+        for s in deck.suits:
+            for k, v in s.attrs.items():
+                attrs.add(k)
+                if isinstance(v, str):
+                    consts.setdefault(v, v)
+        for c in deck.cards:
+            if not c.rank.isdigit():
+                consts.setdefault(c.rank, c.rank)
+        for s in deck.suits:
+            consts[s.name] = s
+        for c in self.contracts:
+            for k, v in (data["contracts"][c.name].get("attrs") or {}).items():
+                if k in BASE_ATTRS or k in Contract.__dataclass_fields__:
+                    self._errors.append(SpecError(f"'{k}' is a built-in attribute of a contract",
+                                                  self.spec.doc.key_loc(("contracts", c.name, "attrs", k))))
+                    continue
+                attrs.add(k)
+                setattr(c, k, v)
+            if c.name in consts and isinstance(consts[c.name], Suit):
+                self._errors.append(SpecError(f"contract '{c.name}' has the name of a suit",
+                                              self.spec.doc.key_loc(("contracts", c.name))))
+            consts[c.name] = c
+        for c in deck.cards:
+            consts[c.name] = c
+        names = list((data.get("names") or {}).keys())
+        reserved = DEAL_VARS | FOLLOW_VARS | {"choice", "opt"}
+        for name in names:
+            if name in reserved:
+                self._errors.append(SpecError(f"'{name}' is a built-in name and cannot be defined in names",
+                                              self.spec.doc.key_loc(("names", name))))
+
+        def card_literal(text: str):
+            cid = deck.by_name.get(text)
+            if cid is None:
+                raise ExprError(f"unknown card '{text}'{did_you_mean(text, deck.by_name)}")
+            return deck.cards[cid]
+
+        self.namespace = Namespace(consts, set(names), dict(self.spec.options), attrs, CONTEXT_FUNCS, card_literal)
+        self.compiler = Compiler(self.namespace)
+
+    # -- expressions ---------------------------------------------------------------------------------
+    def _expr(self, path: tuple, site: Site, default: Any = _MISSING) -> Expr | None:
+        """Compile the expression at a path (or the default); errors are collected."""
+        memo = (path, site)
+        if memo in self._memo:
+            return self._memo[memo]
+        value = _get_path(self.spec.data, path)
+        src = self.spec.doc.source(path)
+        if value is _MISSING or value is None:
+            if default is _MISSING or default is None:
+                return None
+            value, src = default, None
+        try:
+            e = self.compiler.compile(value, src, site)
+        except ExprError as err:
+            self._errors.append(err)
+            e = self.compiler.compile(0, None, site)
+        self._memo[memo] = e
+        return e
+
+    def _pick(self, *paths: tuple) -> tuple | None:
+        """The first of several paths that is present: a contract's own setting, then the global one.
+        A null on the way means the setting is removed (None is returned)."""
+        data = self.spec.data
+        for path in paths:
+            node: Any = data
+            for _i, k in enumerate(path):
+                if not isinstance(node, dict) or k not in node:
+                    node = _MISSING
+                    break
+                node = node[k]
+                if node is None:
+                    return None
+            if node is not _MISSING:
+                return path
+        return None
+
+    def _compile_names(self) -> None:
+        data = self.spec.data.get("names") or {}
+        site = Site("names", NAME_VARS, NAME_FUNCS)
+        compiled: dict[str, Expr] = {}
+        for name in data:
+            e = self._expr(("names", name), site)
+            if e is not None:
+                compiled[name] = e
+        order: list[str] = []
+        state: dict[str, int] = {}
+
+        def visit(name: str, chain: tuple) -> None:
+            if state.get(name) == 2:
+                return
+            if state.get(name) == 1:
+                self._errors.append(SpecError(f"names refer to each other in a circle: {' -> '.join(chain + (name,))}",
+                                              self.spec.doc.loc(("names", name))))
+                return
+            state[name] = 1
+            for dep in compiled[name].uses:
+                if dep in compiled:
+                    visit(dep, chain + (name,))
+            state[name] = 2
+            order.append(name)
+
+        for name in compiled:
+            visit(name, ())
+        self.name_exprs = [(n, compiled[n]) for n in order]
+        self.names_broken = bool(self._errors)
+        # a name that does not compile, or a circle: evaluating them would only add confusing errors
+        self.base_names = {} if self.names_broken else self.eval_names(CardEnv(self.deck, None))
+
+    def eval_names(self, env: CardEnv) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for name, e in self.name_exprs:
+            try:
+                v = e(env)
+            except Exception as ex:  # an expression that fails on some trump is a variant error
+                raise SpecError(f"name '{name}' cannot be evaluated with trumps {env.trump}: {ex}", e.loc) from None
+            out[name] = v
+            setattr(env, name, v)
+        return out
+
+    def code(self, path: tuple | None, site: Site, local_names: tuple[str, ...] = (),
+             default: Any = _MISSING) -> tuple[str, Any, str]:
+        """Python source for the expression at a path (or the default), with its place and text; errors are
+        collected and a harmless stand-in returned."""
+        value = _get_path(self.spec.data, path)
+        src = self.spec.doc.source(path) if path is not None else None
+        if value is _MISSING or value is None:
+            value, src = (0 if default is _MISSING else default), None
+        try:
+            code, uses = self.compiler.code(value, src, site, local_names)
+        except ExprError as err:
+            self._errors.append(err)
+            code, uses = "0", frozenset()
+        self.last_uses = uses
+        return code, (src.loc if src else None), str(value)
+
+    def _contract_ref(self, name: Any, path: tuple) -> Contract:
+        if name not in self.contract_by_name:
+            self._errors.append(SpecError(f"unknown contract '{name}'{did_you_mean(str(name), self.contract_by_name)}",
+                                          self.spec.doc.loc(path)))
+            return self.contracts[0]
+        return self.contract_by_name[name]
+
+
+def _get_path(data: Any, path: tuple | None) -> Any:
+    if path is None:
+        return _MISSING
+    for k in path:
+        if isinstance(data, dict) and k in data:
+            data = data[k]
+        elif isinstance(data, list) and isinstance(k, int) and k < len(data):
+            data = data[k]
+        else:
+            return _MISSING
+    return data

@@ -1,0 +1,74 @@
+"""Compiling one contract from its keys under `contracts.NAME` (`trump`, `trump_after_exchange`,
+`trump_allowed`, `bid_when`, `show`, `expose`, `ranking`, `exchange`, `call`, `outcomes`), each falling back
+to the variant-wide key of the same name; its `play` keys are compiled in play.py."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..envs import DEAL_FUNCS, DEAL_VARS
+from ..errors import SpecError, did_you_mean
+from ..lang import Site
+from .base import RulesetBase, _get_path
+from .contracts import CallRules, Contract, ExchangeRules, Limits
+
+
+class ContractPart(RulesetBase):
+    """The ruleset's part that compiles each contract."""
+
+    def _compile_contract(self, c: Contract) -> None:
+        data = self.spec.data["contracts"][c.name]
+        cp = ("contracts", c.name)
+        trump = data.get("trump", "named")
+        if isinstance(trump, dict):
+            c.trump_mode = "fixed"
+            sname = trump["fixed"]
+            if sname not in self.deck.suit_by_name:
+                self._errors.append(SpecError(f"unknown suit '{sname}'{did_you_mean(sname, self.deck.suit_by_name)}",
+                                              self.loc(cp + ("trump", "fixed"))))
+            else:
+                c.fixed_suit = self.deck.suit_by_name[sname]
+        else:
+            c.trump_mode = trump
+        c.trump_after_exchange = bool(data.get("trump_after_exchange", False))
+        c.trump_allowed = self._expr(cp + ("trump_allowed",),
+                                     Site("trump_allowed", DEAL_VARS | {"choice"}, DEAL_FUNCS))
+        bsite = Site("a bid condition", DEAL_VARS | {"bidder"}, DEAL_FUNCS)
+        c.bid_when = self._expr(cp + ("bid_when",), bsite)
+        c.show = self._expr(cp + ("show",), bsite)
+        if data.get("expose"):
+            c.expose = (self._expr(cp + ("expose", "who"), Site("expose.who", DEAL_VARS, DEAL_FUNCS), "declarer"),
+                        data["expose"].get("from", "opening_lead"))
+        c.ranking = data.get("ranking", "")
+        if c.ranking and c.ranking not in (self.spec.data.get("rankings") or {}):
+            self._errors.append(SpecError(
+                f"unknown ranking '{c.ranking}'{did_you_mean(c.ranking, self.spec.data.get('rankings') or {})}",
+                self.loc(cp + ("ranking",))))
+            c.ranking = ""
+        site = Site("exchange limits", DEAL_VARS, DEAL_FUNCS)
+
+        def limits(who: str, lo: Any, hi: Any) -> Limits:
+            out = []
+            for key, dflt in (("min", lo), ("max", hi)):
+                p = self._pick(cp + ("exchange", who, key), ("exchange", who, key))
+                out.append(self._expr(p, site) if p else self.compiler.compile(dflt, None, site))
+            return Limits(*out)
+
+        big = self.deck.size
+
+        def setting(key: str, dflt: Any) -> Any:
+            p = self._pick(cp + ("exchange", key), ("exchange", key))
+            return _get_path(self.spec.data, p) if p else dflt
+
+        c.exchange = ExchangeRules(limits("declarer", 0, big), limits("first_defender", 0, big),
+                                   limits("other_defenders", 0, big), bool(setting("defenders", True)),
+                                   setting("defender_first", "positional"), setting("leftover", "hidden"),
+                                   bool(setting("take_talon", False)))
+        self._compile_play(c, cp)
+        p = self._pick(cp + ("call",), ("call",))
+        if p:
+            allowed = self._expr(p + ("allowed",), Site("call.allowed", DEAL_VARS | {"choice"}, DEAL_FUNCS), True)
+            c.call = CallRules(allowed, _get_path(self.spec.data, p + ("mode",)) == "demand")
+        if c.play.follow not in self.follow_lists:
+            self.follow_lists.append(c.play.follow)
+        c.follow_id = self.follow_lists.index(c.play.follow)
+        c.outcomes_path = self._pick(cp + ("outcomes",), ("outcomes",))

@@ -1,0 +1,86 @@
+"""The compiled records of a contract: exchange limits, play rules, a called card, and the contract itself
+(what the engine and expressions see as `contract`). Built from the keys under `contracts.NAME` (and their
+variant-wide defaults `exchange`, `play`, `call`); the builders are in contract_rules.py and play.py."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..cards import Suit
+from ..lang import Expr
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How many cards one exchanger may change: compiled expressions for min and max."""
+
+    min: Expr
+    max: Expr
+
+    def __post_init__(self) -> None:
+        # plain attributes, read on every exchange: the limits' values when they are constants, else None
+        object.__setattr__(self, "min_const", int(self.min.value) if self.min.constant else None)
+        object.__setattr__(self, "max_const", int(self.max.value) if self.max.constant else None)
+
+
+@dataclass(frozen=True)
+class ExchangeRules:
+    declarer: Limits
+    first: Limits
+    other: Limits
+    defenders: bool
+    defender_first: str
+    leftover: str
+    take_talon: bool = False
+
+
+@dataclass(frozen=True)
+class PlayRules:
+    first_leader: Expr
+    follow: tuple[tuple[Expr, Expr | None], ...]
+    claim: tuple[int, Expr] | None
+    concede: tuple[int, Expr | None, Expr | None] | None
+    claim_by_side: bool = False
+    claim_tells: bool = False
+    surrender: Expr | None = None
+    end_when: Expr | None = None
+
+
+@dataclass(frozen=True)
+class CallRules:
+    """Calling a card once trumps are known: which cards may be called, and what the call does."""
+
+    allowed: Expr
+    demand: bool
+
+
+@dataclass(eq=False)
+class Contract:
+    """A contract as the engine and expressions see it (`contract.name`, `contract.value`, …)."""
+
+    name: str
+    index: int
+    level: int
+    value: int
+    title: str
+    biddable: bool
+    trump_mode: str = "named"
+    fixed_suit: Suit | None = None
+    trump_after_exchange: bool = False
+    trump_allowed: Expr | None = None
+    ranking: str = ""
+    exchange: ExchangeRules | None = None
+    play: PlayRules | None = None
+    call: CallRules | None = None
+    outcomes_path: tuple = ()
+    finish: Any = None
+    follow_id: int = 0
+    played: bool = True
+    holdable: bool = True
+    demands: int = 0
+    bid_when: Expr | None = None
+    show: Expr | None = None
+    expose: tuple[Expr, str] | None = None
+
+    def __repr__(self) -> str:
+        return self.name

@@ -1,0 +1,101 @@
+"""Seats and dealing: who sits a deal out (`sit_out.who`), the ring and order of play of the seats that take
+part, and the generated function that deals a shuffled deck in `deal.packets` with a `deal.talon`."""
+from __future__ import annotations
+
+from ..errors import SpecError
+from ..lang import Site
+from .base import RulesetBase
+
+
+class _SeatsEnv:
+    """What a `sit_out.who` expression sees: the dealer and the number of seats at the table."""
+
+    __slots__ = ("dealer", "seats")
+
+    def __init__(self, dealer: int, seats: int) -> None:
+        self.dealer = dealer
+        self.seats = seats
+
+
+class DealPart(RulesetBase):
+    """The ruleset's part that fixes the seats of each deal and how it is dealt."""
+
+    def _deal_function(self):
+        """A generated function dealing a shuffled deck in packets from the seat after the dealer, round the
+        seats that take part in the deal: (deck order, dealer) -> (hand masks by seat, sorted hands by seat,
+        talon), all fresh lists; a seat sitting out gets an empty hand."""
+        n = self.active
+        packets = self.spec.data["deal"]["packets"]
+        per_seat: list[list[int]] = [[] for _ in range(n)]
+        pos = 0
+        for k in packets:
+            for rel in range(n):
+                per_seat[rel] += list(range(pos, pos + k))
+                pos += k
+        if pos > self.deck.size:
+            raise SpecError(f"the deal gives out {pos} cards; the deck has {self.deck.size}",
+                            self.loc(("deal", "packets")))
+        talon = self.spec.data["deal"].get("talon", "rest")
+        if talon != "rest" and pos + int(talon) != self.deck.size:
+            raise SpecError(f"the deal gives out {pos} cards and a talon of {talon}; the deck has "
+                            f"{self.deck.size}", self.loc(("deal", "talon")))
+        env = {"_B": [1 << c for c in range(self.deck.size)], "_s": sorted}
+        by_dealer = []
+        for dealer in range(self.players):
+            # the packets go round the seats that play, from the one after the dealer
+            order = self.orders[dealer][self.rings[dealer][dealer]]
+            own = [per_seat[order.index(s)] if s in order else [] for s in range(self.players)]
+            masks = ", ".join("|".join(f"_B[d[{i}]]" for i in idx) or "0" for idx in own)
+            lists = ", ".join("_s([" + ", ".join(f"d[{i}]" for i in idx) + "])" for idx in own)
+            by_dealer.append(eval(f"lambda d: ([{masks}], [{lists}], d[{pos}:])", env))  # noqa: S307 - integers only
+
+        def deal(deck: list[int], dealer: int) -> tuple[list[int], list[list[int]], list[int]]:
+            return by_dealer[dealer](deck)
+        return deal
+
+    def _sit_out(self) -> None:
+        """Per dealer: the seats that sit the deal out (`sit_out.who`), the ring of the seats that play, and
+        each seat's order of play round that ring."""
+        n = self.players
+        self.sitters: list[tuple[int, ...]] = [()] * n
+        e = self._expr(("sit_out", "who"), Site("sit_out.who", frozenset({"dealer", "seats"}), frozenset(),
+                                                names=False))
+        if e is not None and not self._errors:
+            for d in range(n):
+                try:
+                    v = e.fn(_SeatsEnv(d, n))
+                except Exception as ex:
+                    self._errors.append(SpecError(f"expression '{e.text}' failed for dealer {d}: {ex}", e.loc))
+                    break
+                seats = [] if v is None else (list(v) if isinstance(v, (list, tuple)) else [v])
+                if any(type(x) is not int or not 0 <= x < n for x in seats) or len(set(seats)) != len(seats):
+                    self._errors.append(SpecError(f"expression '{e.text}' gives {v!r} for dealer {d}, not "
+                                                  f"distinct seats from 0 to {n - 1}", e.loc))
+                    break
+                self.sitters[d] = tuple(sorted(seats))
+            counts = {len(x) for x in self.sitters}
+            if not self._errors and (len(counts) > 1 or n - counts.pop() < 2):
+                self._errors.append(SpecError(f"expression '{e.text}' must name the same number of seats for "
+                                              f"every dealer and leave at least two to play", e.loc))
+        if self._errors:
+            self.sitters = [()] * n
+        self.active = n - len(self.sitters[0])
+        self.rings: list[list[int]] = []
+        self.orders: list[list[tuple[int, ...]]] = []
+        for d in range(n):
+            out = set(self.sitters[d])
+            ring = []
+            for s in range(n):
+                t = (s + 1) % n
+                while t in out:
+                    t = (t + 1) % n
+                ring.append(t)
+            orders = []
+            for s in range(n):
+                start = s if s not in out else ring[s]
+                seq = [start]
+                while len(seq) < self.active:
+                    seq.append(ring[seq[-1]])
+                orders.append(tuple(seq))
+            self.rings.append(ring)
+            self.orders.append(orders)

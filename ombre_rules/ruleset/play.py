@@ -1,0 +1,80 @@
+"""The play rules of a contract (`play.first_leader`, `play.follow`, `play.claim`, `play.concede`,
+`play.surrender`, `play.end_when`, each a contract's own or the variant's), and the follow tables: for each led
+card, the obligations of `play.follow` as masks of the cards that bind and the cards that satisfy them."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..envs import DEAL_FUNCS, DEAL_VARS, FOLLOW_FUNCS, FOLLOW_VARS
+from ..errors import SpecError
+from ..lang import Expr, Site
+from .base import RulesetBase, _get_path
+from .context import Context
+from .contracts import Contract, PlayRules
+
+
+class PlayPart(RulesetBase):
+    """The ruleset's part that compiles the play rules and builds the follow tables."""
+
+    def _compile_play(self, c: Contract, cp: tuple) -> None:
+        psite = Site("play", DEAL_VARS, DEAL_FUNCS)
+        p = self._pick(cp + ("play", "first_leader"), ("play", "first_leader"))
+        first = self._expr(p, psite) if p else self.compiler.compile("forehand", None, psite)
+        follow = []
+        p = self._pick(cp + ("play", "follow"), ("play", "follow"))
+        fsite = Site("a play obligation", FOLLOW_VARS, FOLLOW_FUNCS)
+        for i, _ob in enumerate(_get_path(self.spec.data, p) if p else []):
+            must = self._expr(p + (i, "must"), fsite)
+            exempt = self._expr(p + (i, "exempt"), fsite)
+            follow.append((must, exempt))
+        claim = None
+        claim_by_side = claim_tells = False
+        p = self._pick(cp + ("play", "claim"), ("play", "claim"))
+        if p:
+            claim = (int(_get_path(self.spec.data, p + ("after_trick",))), self._expr(p + ("when",), psite, True))
+            claim_by_side = _get_path(self.spec.data, p + ("by",)) == "side"
+            claim_tells = _get_path(self.spec.data, p + ("tell_partner",)) is True
+        concede = None
+        p = self._pick(cp + ("play", "concede"), ("play", "concede"))
+        if p:
+            concede = (int(_get_path(self.spec.data, p + ("before_trick",))), self._expr(p + ("when",), psite),
+                       self._expr(p + ("consent",), psite))
+        surrender = None
+        p = self._pick(cp + ("play", "surrender"), ("play", "surrender"))
+        if p:
+            surrender = self._expr(p + ("when",), psite, True)
+        p = self._pick(cp + ("play", "end_when"), ("play", "end_when"))
+        end_when = self._expr(p, psite) if p else None
+        c.play = PlayRules(first, tuple(follow), claim, concede, claim_by_side, claim_tells, surrender, end_when)
+
+    def build_follow(self, ctx: Context, follow_id: int) -> list:
+        """Evaluate each obligation of a follow list for every (led card, card) pair once: per led card, a
+        tuple of (bind mask, must mask, must as a table by card id)."""
+        deck = self.deck
+        env = ctx.env
+        follow = self.follow_lists[follow_id]
+        rows = []
+        for led in deck.cards:
+            env.led_card = led
+            env.led_suit = env.f_suit(led)
+            pairs = []
+            for must, exempt in follow:
+                mm = xm = 0
+                for c in deck.cards:
+                    env.card = c
+                    if _checked(must, env):
+                        mm |= 1 << c.id
+                        if exempt is not None and _checked(exempt, env):
+                            xm |= 1 << c.id
+                pairs.append((mm & ~xm, mm, tuple(bool(mm >> c.id & 1) for c in deck.cards)))
+            rows.append(tuple(pairs))
+        return rows
+
+
+def _checked(expr: Expr, env: Any) -> Any:
+    """Evaluate an expression while building tables; a failure is reported at its place in the file."""
+    try:
+        return expr.fn(env)
+    except Exception as ex:
+        raise SpecError(f"expression '{expr.text}' failed for led card {env.led_card} and card {env.card}: {ex}",
+                        expr.loc) from None
