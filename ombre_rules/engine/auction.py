@@ -1,0 +1,254 @@
+"""The auction: bids in turn or in duels, holding a bid, forced and final bids, the all-pass fallbacks, and the
+raise after it (phases AUCTION and RAISE).
+
+Driven by `auction` (`first`, `form`, `hold`, `jumps`, `forced`, `final`, `opening`, `auto_pass`, `raise`,
+`contract_choice`, `all_pass`) and, per contract, `level`, `holdable`, `bid_when` and `show`; compiled in
+ruleset/auction.py. It ends in ContractStage._begin_contract, the DECLARE phase, or the end of the deal."""
+from __future__ import annotations
+
+from ..envs import SEAT_VARS
+from ..ruleset import Contract
+from .phases import AUCTION, DECLARE, RAISE
+
+
+class AuctionStage:
+    """The auction's phases (a mixin of State, which keeps every field)."""
+
+    __slots__ = ()
+
+    def _legal_auction(self) -> list[int]:
+        """The bids, pass and hold open to the seat to move."""
+        r = self.rules
+        if self._forced():
+            return [r.A_PASS, r.A_HOLD]
+        acts = list(self.round_bids[self.high_level])
+        if self.round_no == 2:  # a seat forced to choose a contract may not pass
+            acts.remove(r.A_PASS)
+        if r.bid_conditions:
+            acts = [a for a in acts if a == r.A_PASS or self._bid_allowed(a)]
+        if self._may_hold(False):
+            acts.append(r.A_HOLD)
+        return acts
+
+    def _apply_auction(self, a: int) -> None:
+        """Pass, a bid above the high one, or hold; IllegalActionError otherwise."""
+        r = self.rules
+        if a in self.round_bids[self.high_level] and self._bid_ok(a) and \
+                (a == r.A_PASS or not r.bid_conditions or self._bid_allowed(a)):
+            self._bid(a)
+            return
+        if a == r.A_HOLD:
+            forced = self._forced()
+            if self._may_hold(forced):
+                self._hold(forced)
+                return
+        self._illegal(a)
+
+    def _forced(self) -> bool:
+        """Whether the seat to move is forced: its standing bid was overcalled by one that lets it only pass or
+        take the high bid over."""
+        au = self.rules.auction
+        return (au.forced_bid is not None and self.high in au.forced_by and self.high_seat != self.to_move
+                and self.bid_of[self.to_move] == au.forced_bid.index)
+
+    def _bid_ok(self, a: int) -> bool:
+        """A pass or bid of the round is refused only to a forced seat: an overcalled one may not bid, one
+        forced to choose a contract may not pass."""
+        if a == self.rules.A_PASS:
+            return self.round_no != 2
+        return not self._forced()
+
+    def _may_hold(self, forced: bool) -> bool:
+        """Whether the seat to move may take over the high bid at its level: it bids earlier, or it is forced
+        (`forced`, from _forced)."""
+        if forced:
+            return True
+        hs = self.high_seat
+        if hs < 0 or not self.rules.hold_by_priority or not self.high.holdable:
+            return False
+        fb, n = self.first_bidder, self.n
+        if (self.to_move - fb) % n >= (hs - fb) % n:
+            return False
+        return self.rules.auction.choice == "bid" or bool(self._choices(self.high_level))
+
+    def _start_auction(self, rnd: int, contracts) -> None:
+        self.phase = AUCTION
+        self.high = None
+        self.high_level = 0
+        self.high_seat = -1
+        self.passed = [False] * self.n
+        self.bid_of = [-1] * self.n
+        for s in self.rules.sitters[self.dealer]:
+            self.passed[s] = True
+        self.round_bids, self.bid_levels = self.rules.bid_lists(contracts, rnd)
+        first = self._seat(self.rules.auction.first)
+        self.first_bidder = self.to_move = first
+        self.round_no = rnd
+        if self.rules.auction.form == "duel":
+            order = self.orders[first]
+            self.duel_p, self.duel_q = order[0], order[1]
+            self.duel_queue = list(order[2:])
+        op = self.rules.opening
+        if rnd == 0 and op is not None:
+            self.high = op.contract
+            self.high_level = self.rules.bid_level(op.contract, 0)
+            self.high_seat = self._seat(op.seat)
+            self._next_bidder()
+
+    def _bid(self, a: int) -> None:
+        """A legal pass or bid of the seat to move."""
+        r = self.rules
+        self.history.append(a)
+        if a == r.A_PASS:
+            self.passed[self.to_move] = True
+        else:
+            i = a - r.A_BID
+            self.high = c = r.contracts[i]
+            self.bid_of[self.to_move] = i
+            self.high_level = self.bid_levels[i]
+            self.high_seat = self.high_by = self.to_move
+            if c.show is not None:
+                self._show(c)
+        self._next_bidder()
+
+    def _hold(self, forced: bool) -> None:
+        """The seat to move legally takes over the high bid (`forced`: the seat was overcalled)."""
+        self.history.append(self.rules.A_HOLD)
+        self.high_seat = self.to_move
+        if forced:
+            self._end_auction()
+        else:
+            self._next_bidder()
+
+    def _next_bidder(self) -> None:
+        if self.high in self.rules.auction.final_bids:  # a bid that ends the auction at once
+            self._end_auction()
+            return
+        if self.rules.auction.form == "duel":
+            self._duel_next()
+            if self.rules.auto_pass:
+                self._pass_without_choice()
+            return
+        s = self.to_move
+        nxt, passed, hs = self.nxt, self.passed, self.high_seat
+        for _ in range(self.n):
+            s = nxt[s]
+            if not passed[s] and s != hs:
+                self.to_move = s
+                return
+        self._end_auction()
+
+    def _duel_next(self) -> None:
+        """Duels in bidding order: the seat with priority against a challenger; the survivor of each duel
+        keeps priority against the next challenger. Whoever is not the high bidder speaks."""
+        x, p, q = self.to_move, self.duel_p, self.duel_q
+        if q < 0:  # the last seat, speaking alone
+            self._end_auction()
+            return
+        if not self.passed[x]:
+            self.to_move = q if x == p else p
+            return
+        survivor = q if x == p else p
+        if self.duel_queue:
+            self.duel_p, self.duel_q = survivor, self.duel_queue.pop(0)
+            self.to_move = self.duel_q if self.high_seat == survivor else survivor
+        elif self.high_seat == survivor:
+            self._end_auction()
+        else:  # nobody has bid yet: the survivor may still bid, alone
+            self.duel_p, self.duel_q = survivor, -1
+            self.to_move = survivor
+
+    def _pass_without_choice(self) -> None:
+        """A seat whose only choice would be to pass passes by itself (auction.auto_pass)."""
+        while self.phase == AUCTION and len(self.round_bids[self.high_level]) == 1 \
+                and not self._may_hold(self._forced()):
+            self.passed[self.to_move] = True
+            self._duel_next()
+
+    def _bid_allowed(self, a: int) -> bool:
+        """Whether the seat to move meets a contract's bid condition (and has the cards it must show)."""
+        c = self.rules.contracts[a - self.rules.A_BID]
+        if c.bid_when is not None and not self.eval(c.bid_when):
+            return False
+        if c.show is None:
+            return True
+        need = self._cards_mask(c.show)
+        return self.hands[self.to_move] & need == need
+
+    def _show(self, c: Contract) -> None:
+        """The seat to move shows the cards a contract requires, to every seat."""
+        self.shown[self.to_move] |= self.hands[self.to_move] & self._cards_mask(c.show)
+
+    def _cards_mask(self, expr) -> int:
+        """The cards a list expression names, as a mask; cached per dealer when it depends only on the seats
+        and on names evaluated without trumps."""
+        r = self.rules
+        static = self.ctx is None and expr.uses <= SEAT_VARS | r.namespace.names
+        key = (expr, self.dealer, "mask")
+        if static and key in r.seat_cache:
+            return r.seat_cache[key]
+        m = 0
+        for x in self.eval(expr) or ():
+            if x is not None:
+                m |= 1 << x.id
+        if static:
+            r.seat_cache[key] = m
+        return m
+
+    def _choices(self, level: int) -> list[Contract]:
+        """The contracts the seat to move may announce after winning the auction at `level`."""
+        r = self.rules
+        at_least = r.auction.choice == "at_least_level"
+        out = []
+        for c in r.main_round:
+            lv = r.bid_level(c, self.round_no)
+            if (lv >= level if at_least else lv == level) and \
+                    (not r.bid_conditions or self._bid_allowed(r.A_BID + c.index)):
+                out.append(c)
+        return out
+
+    def _end_auction(self) -> None:
+        r = self.rules
+        if self.high is not None:
+            if r.may_raise and self.phase != RAISE:
+                self._start_raise()
+                return
+            seat = self.high_seat
+            if r.auction.choice == "bid" or self.round_no or (r.auction.choice == "level" and self.high_by == seat):
+                self._begin_contract(seat, self.high)
+                return
+            self.to_move = seat
+            choices = self._choices(self.high_level)
+            if len(choices) > 1:
+                self.phase = DECLARE
+                return
+            self._declared(choices[0] if choices else self.high)
+            return
+        ap = r.auction
+        if ap.all_pass == "force" and ap.force_contract is None and self.round_no == 0:
+            seat = self._seat(ap.force_who)
+            self._start_auction(2, ap.extra_round)
+            self.passed = [s != seat for s in range(self.n)]
+            self.first_bidder = self.to_move = seat
+        elif ap.all_pass == "force" and ap.force_contract is not None:
+            self._begin_contract(self._seat(ap.force_who), ap.force_contract)
+        elif ap.all_pass == "auction" and self.round_no == 0 and ap.extra_round:
+            self._start_auction(1, ap.extra_round)
+        else:
+            self._finish(all_pass=True)
+
+    def _start_raise(self) -> None:
+        """The auction's winner may name a higher contract (or pass to keep his)."""
+        self.phase = RAISE
+        self.to_move = self.high_seat
+        if len(self.round_bids[self.high_level]) == 1:
+            self._begin_contract(self.high_seat, self.high)
+
+    def _legal_raise(self) -> list[int]:
+        return list(self.round_bids[self.high_level])
+
+    def _apply_raise(self, a: int) -> None:
+        """The auction's winner names a higher contract, or passes to keep his."""
+        r = self.rules
+        self._begin_contract(self.high_seat, self.high if a == r.A_PASS else r.contracts[a - r.A_BID])
+

@@ -1,0 +1,125 @@
+"""The contract fixed: the winner's declaration (DECLARE), the declarer's seat joining the ring, the trump
+(turned, fixed, none, or named in the TRUMP phase), and the declarer's surrender before the first lead
+(SURRENDER).
+
+Driven by a contract's `trump`, `trump_after_exchange`, `trump_allowed`, `played`, `show` and
+`play.surrender`, and by `auction.contract_choice`; compiled in ruleset/contract_rules.py."""
+from __future__ import annotations
+
+from ..errors import SpecError
+from ..ruleset import Contract
+from .phases import PLAY, TRUMP
+
+
+class ContractStage:
+    """The contract's phases (a mixin of State)."""
+
+    __slots__ = ()
+
+    def _legal_declare(self) -> list[int]:
+        r = self.rules
+        return [r.A_BID + c.index for c in self._choices(self.high_level)]
+
+    def _apply_declare(self, a: int) -> None:
+        r = self.rules
+        self._declared(r.contracts[a - r.A_BID])
+
+    def _declared(self, contract: Contract) -> None:
+        """The auction's winner (the seat to move) announces his contract."""
+        if contract.show is not None:
+            self._show(contract)
+        self._begin_contract(self.to_move, contract)
+
+    def _begin_contract(self, seat: int, contract: Contract) -> None:
+        self.declarer = seat
+        self.contract = contract
+        if not contract.played:
+            self._finish()
+            return
+        if seat in self.rules.sitters[self.dealer]:
+            self._join(seat)
+        mode = contract.trump_mode
+        if mode == "turned":
+            if not self.talon:
+                raise SpecError(f"contract '{contract.name}' turns a trump but the talon is empty")
+            self.turned = self.talon[0]
+            self._set_trump(self.rules.deck.cards[self.turned].suit)
+        elif mode == "fixed":
+            self._set_trump(contract.fixed_suit)
+        elif mode == "none":
+            self._set_trump(None)
+        self.ex_queue = list(self.orders[seat]) if contract.exchange.defenders else [seat]
+        if contract.exchange.take_talon:
+            self._take_talon(seat)
+        self.ex_first_used = False
+        if mode == "named" and not contract.trump_after_exchange:
+            self.phase = TRUMP
+            self.to_move = seat
+            return
+        self._continue_exchange()
+
+    def _join(self, seat: int) -> None:
+        """A seat that sat out becomes declarer: from now on it takes part, in its place in the ring."""
+        r = self.rules
+        playing = [s for s in range(self.n) if s not in r.sitters[self.dealer] or s == seat]
+        ring = []
+        for s in range(self.n):
+            t = (s + 1) % self.n
+            while t not in playing:
+                t = (t + 1) % self.n
+            ring.append(t)
+        orders = []
+        for s in range(self.n):
+            start = s if s in playing else ring[s]
+            seq = [start]
+            while len(seq) < len(playing):
+                seq.append(ring[seq[-1]])
+            orders.append(tuple(seq))
+        self.nxt, self.orders, self.tn = ring, orders, len(playing)
+
+    def _legal_trump(self) -> list[int]:
+        r = self.rules
+        if self.contract.trump_allowed is None:
+            return list(range(r.A_TRUMP, r.A_TRUMP + len(r.deck.suits)))
+        return [r.A_TRUMP + s.index for s in self._trump_options()]
+
+    def _apply_trump(self, a: int) -> None:
+        """The declarer names the trump suit; the exchange goes on."""
+        r = self.rules
+        self._set_trump(r.deck.suits[a - r.A_TRUMP])
+        self._continue_exchange()
+
+    def _trump_options(self):
+        c = self.contract
+        suits = self.rules.deck.suits
+        if c.trump_allowed is None:
+            return suits
+        env = self.env()
+        out = []
+        for s in suits:
+            env.choice = s
+            if self.eval(c.trump_allowed, env):
+                out.append(s)
+        return out or suits
+
+    def _set_trump(self, suit) -> None:
+        self.trump = suit
+        c = self.contract
+        ctx = self.ctx = self.rules.context(c.ranking, suit)
+        self.follow_rows = ctx.follow(c.follow_id)
+
+    def _legal_surrender(self) -> list[int]:
+        return [self.rules.A_CONCEDE, self.rules.A_CONTINUE]
+
+    def _apply_surrender(self, a: int) -> None:
+        """The declarer gives up before the first lead, or plays on."""
+        if a == self.rules.A_CONCEDE:
+            self.conceded = True
+            self._finish()
+            return
+        self.phase = PLAY
+        self.to_move = self.leader
+        if self.claim_at == 0:
+            self._trick_start()
+        self._play_with_excuse()
+

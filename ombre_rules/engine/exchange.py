@@ -1,0 +1,183 @@
+"""The exchange (phase EXCHANGE): each exchanger in turn discards, then draws as many from the talon; the
+first defender may cede his turn; the declarer may take the whole talon instead.
+
+Driven by a contract's `exchange` (`declarer`, `first_defender`, `other_defenders` with `min` and `max`,
+`defenders`, `defender_first`, `leftover`, `take_talon`), each falling back to the variant's `exchange`;
+compiled in ruleset/contract_rules.py. It ends in PlayStage._start_play."""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .deal import BIT as _BIT
+from .phases import EXCHANGE, TRUMP
+
+
+class ExchangeStage:
+    """The exchange phase (a mixin of State)."""
+
+    __slots__ = ()
+
+    def _legal_exchange(self) -> list[int]:
+        """Listed when first asked for, then kept up to date by apply."""
+        acts = self.ex_acts
+        if acts is None:
+            acts = self._listed_exchange()
+        return acts[:]
+
+    def _discard_or_draw(self, a: int) -> bool:
+        """Apply `a` if it is a legal discard or the draw; False (nothing changed) otherwise."""
+        if a not in (self.ex_acts if self.ex_acts is not None else self._listed_exchange()):
+            return False
+        if a < self.rules.A_BID:  # a discard
+            self._discard(a)
+            return True
+        if a == self.rules.A_DRAW:
+            self.history.append(a)
+            self._a_draw()
+            return True
+        return False
+
+    def _apply_exchange(self, a: int) -> None:
+        """The one exchange action apply checks against the list: the first defender cedes his turn."""
+        self._a_cede()
+
+    def _take_talon(self, seat: int) -> None:
+        """The declarer takes the whole talon into his hand (he then discards, drawing nothing)."""
+        m = 0
+        for c in self.talon:
+            m |= 1 << c
+        self.hands[seat] |= m
+        self.hl[seat] = sorted(self.hl[seat] + self.talon)
+        self.drawn[seat] |= m
+        self.talon = []
+
+    def _continue_exchange(self) -> None:
+        """Give the next exchanger his turn, skipping those who may change nothing; then start play."""
+        c = self.contract
+        ex = c.exchange
+        decl = self.declarer
+        queue = self.ex_queue
+        trump_due = self.trump is None and c.trump_mode == "named"  # named, but not yet
+        while queue:
+            seat = queue[0]
+            if trump_due and seat != decl and self.phase != TRUMP:
+                self.phase = TRUMP
+                self.to_move = decl
+                return
+            del queue[0]
+            if seat == decl:
+                lim = ex.declarer
+                first_defender = False
+            else:
+                first_defender = not self.ex_first_used
+                lim = ex.first if first_defender else ex.other
+                self.ex_first_used = True
+            hi = lim.max_const
+            if hi is None:
+                hi = int(self.eval(lim.max))
+            held = self.hands[seat].bit_count()
+            room = held if ex.take_talon and seat == decl else len(self.talon)
+            cap = hi if hi < room else room  # at most the limit, the cards to draw and the cards held
+            if held < cap:
+                cap = held
+            if cap <= 0:
+                continue
+            lo = lim.min_const
+            if lo is None:
+                lo = int(self.eval(lim.min))
+            lo = 0 if lo < 0 else (cap if lo > cap else lo)
+            self.phase = EXCHANGE
+            self.to_move = seat
+            self.ex_count = 0
+            self.ex_min = lo
+            self.ex_max = cap
+            self.ex_can_cede = (first_defender and ex.defender_first == "ceded" and not self.ceded
+                                and bool(queue))
+            self.ex_acts = None  # listed when first asked for
+            return
+        if trump_due:
+            self.phase = TRUMP
+            self.to_move = decl
+            return
+        self._start_play()
+
+    def _exchange_choices(self) -> tuple[list[int], bool, bool]:
+        """What the exchanger may do, in the order of his legal actions: discard one of these cards (none once
+        he has discarded his most), draw (once he has discarded his least), cede (before his first discard)."""
+        k = self.ex_count
+        return (self.hl[self.to_move] if k < self.ex_max else [], k >= self.ex_min,
+                k == 0 and self.ex_can_cede)
+
+    def _listed_exchange(self) -> list[int]:
+        """The exchanger's legal actions, listed and kept (apply keeps the list up to date from then on)."""
+        cards, draw, cede = self._exchange_choices()
+        base = self.nc
+        acts = self.ex_acts = [base + c for c in cards]
+        if draw:
+            acts.append(self.rules.A_DRAW)
+        if cede:
+            acts.append(self.rules.A_CEDE)
+        return acts
+
+    def _discard(self, a: int) -> None:
+        """A legal discard action of the exchanger to move."""
+        c = a - self.nc
+        bit = _BIT[c]
+        seat = self.to_move
+        self.history.append(a)
+        self.hands[seat] ^= bit
+        self.hl[seat].remove(c)
+        self.discards[seat] |= bit
+        k = self.ex_count = self.ex_count + 1
+        acts = self.ex_acts
+        if acts is None:  # not listed yet: nothing to keep up to date
+            return
+        r = self.rules
+        if k == self.ex_max:
+            self.ex_acts = [r.A_DRAW]
+            return
+        acts.remove(a)
+        if k == 1 and self.ex_can_cede:
+            acts.remove(r.A_CEDE)
+        if k == self.ex_min:
+            acts.append(r.A_DRAW)
+
+    def _a_draw(self) -> None:
+        seat = self.to_move
+        k = self.ex_count
+        got = self.talon[:k]
+        del self.talon[:k]
+        m = 0
+        for c in got:
+            m |= _BIT[c]
+        self.hands[seat] |= m
+        if got:
+            hl = self.hl[seat]
+            hl += got
+            hl.sort()
+        self.drawn[seat] |= m
+        self.last_exchanger = seat
+        self._continue_exchange()
+
+    def _a_cede(self) -> None:
+        self.ceded = True
+        self.ex_first_used = False
+        self.ex_queue.insert(1, self.to_move)
+        self._continue_exchange()
+
+    def _random_exchange(self, rand: Callable[[], float]) -> None:
+        """Exchange turns of `random_playout`: an action picked by its place in the list legal_actions would
+        give, without building it."""
+        r = self.rules
+        while self.phase == EXCHANGE:
+            cards, draw, cede = self._exchange_choices()
+            n = len(cards)
+            i = int(rand() * (n + draw + cede))
+            if i < n:
+                self._discard(self.nc + cards[i])
+            elif i == n and draw:
+                self.history.append(r.A_DRAW)
+                self._a_draw()
+            else:
+                self.apply(r.A_CEDE)
+

@@ -1,0 +1,64 @@
+"""Laying cards away (phase LAYAWAY): the dealer right after the deal, or the declarer once the contract is
+fixed, takes the talon if asked and lays cards away; they stay his, hidden.
+
+Driven by `lay_away` (`who`, `take_talon`, `count`, `allowed`); compiled in ruleset/mechanics.py."""
+from __future__ import annotations
+
+from ..cards import bits as _bits
+from .phases import LAYAWAY
+
+
+class LayAwayStage:
+    """The lay-away phase (a mixin of State)."""
+
+    __slots__ = ()
+
+    def _legal_lay_away(self) -> list[int]:
+        return [self.rules.A_DISCARD + c for c in _bits(self._lay_away_mask(self.to_move))]
+
+    def _apply_lay_away(self, a: int) -> None:
+        self._lay_away(a - self.rules.A_DISCARD)
+
+    def _start_lay_away(self, seat: int) -> None:
+        la = self.rules.lay_away
+        if la.at_deal:  # before the auction: its fields exist, empty
+            self.high, self.high_level, self.high_seat = None, 0, -1
+            self.passed = [False] * self.n
+            self.bid_of = [-1] * self.n
+            self.first_bidder = self.round_no = 0
+        if la.take_talon and self.talon:
+            m = 0
+            for c in self.talon:
+                m |= 1 << c
+            self.hands[seat] |= m
+            self.drawn[seat] |= m
+            self.hl[seat] = sorted(self.hl[seat] + self.talon)
+            self.talon = []
+        self.phase = LAYAWAY
+        self.to_move = seat
+        self.ex_count = 0
+        self.ex_max = min(la.count, self.hands[seat].bit_count())
+        if self.ex_max <= 0:
+            self._lay_away_done()
+
+    def _lay_away_mask(self, seat: int) -> int:
+        """The cards the seat may lay away: those allowed, or any card if he holds none of them."""
+        hand = self.hands[seat]
+        return hand & self.rules.lay_away.allowed or hand
+
+    def _lay_away(self, c: int) -> None:
+        seat = self.to_move
+        bit = 1 << c
+        self.hands[seat] ^= bit
+        self.hl[seat].remove(c)
+        self.discards[seat] |= bit
+        self.ex_count += 1
+        if self.ex_count >= self.ex_max:
+            self._lay_away_done()
+
+    def _lay_away_done(self) -> None:
+        if self.rules.lay_away.at_deal:
+            self._start_auction(0, self.rules.main_round)
+        else:
+            self._start_play()
+

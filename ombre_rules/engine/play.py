@@ -1,0 +1,328 @@
+"""Play (phase PLAY, and XPLAY while an excuse card is still to come): the steps before the first lead
+(lay-away, demands, a called card), tricks under the follow obligations, claims and commitments (stop after
+a number of tricks or play on), concession with the others' consent (phase CONSENT), an early end, and the
+excuse card.
+
+Driven by a contract's `play` (`first_leader`, `follow` with `must` and `exempt`, `claim`, `concede`,
+`end_when`), falling back to the variant's `play`, and by `play.excuse`; compiled in ruleset/play.py and
+ruleset/mechanics.py. The card played and the legal cards are the engine's hot path: plain ints, masks
+and precomputed follow rows only."""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .deal import BIT as _BIT
+from .phases import CALL, CONSENT, PLAY, SURRENDER, XPLAY
+
+
+class PlayStage:
+    """The play phases (a mixin of State)."""
+
+    __slots__ = ()
+
+    def _legal_play(self) -> list[int]:
+        """The cards the seat to move may play (the hot path), then stop or concede when open."""
+        seat = self.to_move
+        acts = self.hl[seat]
+        if self.trick:
+            hand = self.hands[seat]
+            for bind, must, table in self.follow_rows[self.led]:
+                if hand & bind:
+                    self.lm = hand & must
+                    acts = [c for c in acts if table[c]]
+                    break
+            else:
+                self.lm = hand
+                acts = acts[:]
+        else:
+            self.lm = self.hands[seat]
+            acts = acts[:]
+        if self.claim_pending or self.concede_ok:
+            self._play_extras(acts)
+        return acts
+
+    def _play_card(self, a: int) -> None:
+        """Play card `a` (the hot path); IllegalActionError (nothing changed) if the seat may not play it."""
+        seat = self.to_move
+        m = self.lm
+        if m < 0:
+            hand = m = self.hands[seat]
+            if self.trick:
+                for bind, must, _table in self.follow_rows[self.led]:
+                    if hand & bind:
+                        m = hand & must
+                        break
+        bit = _BIT[a]
+        if not m & bit:
+            self._illegal(a)
+        self.lm = -1
+        self.history.append(a)
+        self.hands[seat] ^= bit
+        self.hl[seat].remove(a)
+        if self.claim_pending:
+            self.committed = True
+            self.claim_pending = False
+        trick = self.trick
+        if trick:
+            self.tm |= bit
+            k = self.keyrow[a]
+            if k > self.best:
+                self.best = k
+                self.best_seat = seat
+        else:
+            self.tm = bit
+            self.leader = self.best_seat = seat
+            self.led = a
+            ctx = self.ctx
+            row = self.keyrow = ctx.key[ctx.eff[a]]
+            self.best = row[a]
+        trick.append(a)
+        if len(trick) < self.tn:
+            self.to_move = self.nxt[seat]
+        else:
+            self._end_trick()
+
+    def _play_extras(self, acts: list[int]) -> None:
+        r = self.rules
+        if self.claim_pending:
+            acts.append(r.A_STOP)
+        if self.concede_ok and self.to_move == self.declarer and not self.concede_refused \
+                and len(self.trick_log) < self.contract.play.concede[0]:
+            acts.append(r.A_CONCEDE)
+
+    def _apply_play(self, a: int) -> None:
+        """An action of the play phase other than a card: stop (a claim) or concede."""
+        if a == self.rules.A_STOP:
+            self._a_stop()
+        else:
+            self._a_concede()
+
+    def _pre_play(self) -> bool:
+        """Start the next step that comes before play (declarer's lay-away, then demands); False when none is left."""
+        r = self.rules
+        if self.pre == 0:
+            self.pre = 1
+            if r.lay_away is not None and not r.lay_away.at_deal:
+                self._start_lay_away(self.declarer)
+                return True
+        if self.pre == 1:
+            self.pre = 2
+            if self.contract.demands:
+                self.ex_count = 0
+                self.ex_max = self.contract.demands
+                return self._next_demand()
+        return False
+
+    def _start_play(self) -> None:
+        if self.pre < 2 and self._pre_play():
+            return
+        call = self.contract.call
+        if call is not None and self.called < 0:
+            calls = self._callable()
+            if calls:
+                self.phase = CALL
+                self.to_move = self.declarer
+                self.lc = tuple(self.rules.A_CALL + c for c in calls)
+                return
+        self.phase = PLAY
+        self.play_hands = tuple(self.hands)
+        play = self.contract.play
+        self.leader = self.to_move = self._seat(play.first_leader)
+        self.claim_at = play.claim[0] if play.claim is not None else -1
+        self.concede_ok = play.concede is not None and (play.concede[1] is None or bool(self.eval(play.concede[1])))
+        self.end_when = play.end_when
+        if play.surrender is not None and self.eval(play.surrender):
+            self.phase = SURRENDER
+            self.to_move = self.declarer
+            return
+        if self.claim_at == 0:
+            self._trick_start()
+        self._play_with_excuse()
+
+    def _trick_start(self) -> None:
+        play = self.contract.play
+        leader = self.leader
+        if len(self.trick_log) == self.claim_at and not self.committed \
+                and (leader == self.declarer or (play.claim_by_side and leader == self.partner)) \
+                and self.eval(play.claim[1]):
+            self.claim_pending = True
+            self.claim_seat = leader
+            if play.claim_tells and self.partner >= 0:
+                self.told |= 1 << self.declarer
+
+    def _end_trick(self) -> None:
+        trick = self.trick
+        self.trick = []
+        self._close_trick(self.best_seat, self.tm, self.leader, tuple(trick))
+
+    def _close_trick(self, w: int, tm: int, leader: int, cards: tuple[int, ...]) -> None:
+        """Seat w won the trick of mask tm that `leader` led; the next trick, or the end of the deal."""
+        self.tricks[w] += 1
+        self.won[w] |= tm
+        self.trick_log.append((leader, cards, w))
+        self.leader = self.to_move = w
+        if not self.hands[w]:
+            self._finish()
+        elif self.end_when is not None and self.eval(self.end_when):
+            self._finish()
+        elif len(self.trick_log) == self.claim_at:
+            self._trick_start()
+
+    def _random_tricks(self, rand: Callable[[], float]) -> None:
+        """Tricks of `random_playout`, from a lead, while no claim or concession is open. A card is chosen from
+        the list legal_actions would give, and played as apply plays it (both kept in step with these)."""
+        hands, hl, nxt, history = self.hands, self.hl, self.nxt, self.history
+        rows, others = self.follow_rows, range(self.tn - 1)
+        ctx = self.ctx
+        key, eff = ctx.key, ctx.eff
+        close = self._close_trick
+        self.lm = -1  # a legal mask a caller had asked for is not used by the cards played here
+        while True:
+            seat = self.to_move
+            acts = hl[seat]
+            a = acts[int(rand() * len(acts))]
+            bit = _BIT[a]
+            history.append(a)
+            hands[seat] ^= bit
+            acts.remove(a)
+            leader = best_seat = seat
+            row = key[eff[a]]
+            best = row[a]
+            tm = bit
+            trick = [a]
+            follow = rows[a]
+            for _ in others:
+                seat = nxt[seat]
+                hand = hands[seat]
+                for bind, must, _table in follow:
+                    if hand & bind:
+                        # legal_actions lists the cards of hand & must in rising order: take the k-th
+                        m = hand & must
+                        k = int(rand() * m.bit_count())
+                        while k:
+                            m &= m - 1
+                            k -= 1
+                        c = (m & -m).bit_length() - 1
+                        break
+                else:
+                    acts = hl[seat]
+                    c = acts[int(rand() * len(acts))]
+                bit = _BIT[c]
+                history.append(c)
+                hands[seat] = hand ^ bit
+                hl[seat].remove(c)
+                tm |= bit
+                k = row[c]
+                if k > best:
+                    best = k
+                    best_seat = seat
+                trick.append(c)
+            close(best_seat, tm, leader, tuple(trick))
+            if self.phase != PLAY or self.claim_pending or self.concede_ok:
+                return
+
+    def _a_stop(self) -> None:
+        self.stopped = True
+        self.claim_pending = False
+        self._finish()
+
+    def _a_concede(self) -> None:
+        seat = self.to_move
+        consent = self.contract.play.concede[2]
+        if consent is not None and self.eval(consent):
+            self.phase = CONSENT
+            self.consent_queue = [p for p in self.order_from(self.nxt[seat]) if p != seat]
+            self.to_move = self.consent_queue.pop(0)
+        else:
+            self.conceded = True
+            self._finish()
+
+    def _legal_consent(self) -> list[int]:
+        return [self.rules.A_ACCEPT, self.rules.A_REFUSE]
+
+    def _apply_consent(self, a: int) -> None:
+        """A defender accepts the declarer's concession, or refuses it."""
+        if a == self.rules.A_ACCEPT:
+            self._a_accept()
+        else:
+            self._a_refuse()
+
+    def _a_accept(self) -> None:
+        if self.consent_queue:
+            self.to_move = self.consent_queue.pop(0)
+        else:
+            self.conceded = True
+            self._finish()
+
+    def _a_refuse(self) -> None:
+        self.concede_refused = True
+        self.phase = PLAY
+        self.consent_queue = []
+        self.to_move = self.declarer
+
+    # -- play with an excuse card -------------------------------------------------------------------------
+    def _play_with_excuse(self) -> None:
+        """Play begins: while someone holds the excuse card, in the phase that knows it."""
+        ex = self.rules.excuse
+        if ex is not None and any(h >> ex.card & 1 for h in self.hands):
+            self.phase = XPLAY
+
+    def _excuse_led(self) -> bool:
+        t = self.trick
+        return len(t) == 1 and t[0] == self.rules.excuse.card
+
+    def _excuse_forced(self) -> bool:
+        """Whether the seat to move must play the excuse now: it holds it and its last trick for it has come."""
+        ex = self.rules.excuse
+        if not ex.latest or len(self.trick_log) + 1 < ex.latest:
+            return False
+        return bool(self.hands[self.to_move] >> ex.card & 1)
+
+    def _legal_xplay(self) -> list[int]:
+        """After an excuse lead any card may be played (it fixes the suit); otherwise the usual rules."""
+        if self._excuse_forced():
+            self.lm = 1 << self.rules.excuse.card
+            return [self.rules.excuse.card]
+        if self._excuse_led():
+            self.lm = self.hands[self.to_move]
+            return self.hl[self.to_move][:]
+        self.phase = PLAY
+        try:
+            return self.legal_actions()
+        finally:
+            self.phase = XPLAY
+
+    def _apply_xplay(self, a: int) -> None:
+        """Play a card while the excuse is still to come (afterwards play goes on in the plain play phase)."""
+        if self._excuse_forced() and a != self.rules.excuse.card:
+            self._illegal(a)
+        if not self._excuse_led():
+            self.phase = PLAY
+            self.lc = None
+            try:
+                self.apply(a)
+            finally:
+                if self.phase == PLAY and (a != self.rules.excuse.card or self._excuse_led()):
+                    self.phase = XPLAY
+            return
+        seat = self.to_move
+        if not (0 <= a < self.nc and self.hands[seat] >> a & 1):
+            self._illegal(a)
+        self.history.append(a)
+        self.hands[seat] ^= 1 << a
+        self.hl[seat].remove(a)
+        self.tm |= 1 << a
+        self.lm = -1
+        self.lc = None
+        ctx = self.ctx
+        row = self.keyrow = ctx.key[ctx.eff[a]]
+        self.led = a
+        self.best = row[a]
+        self.best_seat = seat
+        self.trick.append(a)
+        self.phase = PLAY
+        if len(self.trick) < self.n:
+            self.to_move = self.nxt[seat]
+        else:
+            self._end_trick()
+
