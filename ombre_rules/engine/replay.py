@@ -25,11 +25,10 @@ class Event:
 
 
 def initial(state):
-    """A fresh state with the same deal as `state`."""
-    from .state import State
-
-    return State(state.rules, dealer=state.dealer, pool=state.pool_before, hands=list(state.deal_hands),
-                 talon=list(state.deal_talon), seed=state.seed)
+    """A fresh state with the same deal as `state` (made by its own class: this module does not import State,
+    which reaches it through its views)."""
+    return type(state)(state.rules, dealer=state.dealer, pool=state.pool_before, hands=list(state.deal_hands),
+                       talon=list(state.deal_talon), seed=state.seed)
 
 
 class _Memo:
