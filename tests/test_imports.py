@@ -111,6 +111,36 @@ def test_no_import_cycles():
     assert not found, "import circles:\n" + "\n".join(" -> ".join(c) for c in found)
 
 
+# the layers of the design, low to high: a module imports only from its own layer and the ones below
+LAYERS = [
+    ("errors", "resources", "cards"),
+    ("spec",),
+    ("lang",),
+    ("envs", "ruleset"),  # envs: what expressions see, for the ruleset's tables and the engine's deals
+    ("engine",),
+    ("bots", "players", "records", "log", "scenario", "session", "bench"),
+    ("sim",),
+    ("cli", "__main__", ""),
+]
+# the one arrow upwards: `pile(seat)` in an expression reads the piles of the engine (a module without imports)
+UPWARD = {("ombre_rules.envs", "ombre_rules.engine.piles")}
+
+
+def layer(module: str) -> int:
+    first = module.split(".")[1] if "." in module else ""
+    found = next((i for i, names in enumerate(LAYERS) if first in names), None)
+    assert found is not None, f"{module} is in no layer: add it to LAYERS"
+    return found
+
+
+def test_imports_run_down_the_layers():
+    graph = import_graph()
+    up = sorted(f"{m} -> {t}" for m, targets in graph.items() for t in targets
+                if layer(t) > layer(m) and (m, t) not in UPWARD)
+    assert not up, "imports from a higher layer:\n" + "\n".join(up)
+    assert all(t in graph[m] for m, t in UPWARD), "an allowed upward import is gone: drop it from UPWARD"
+
+
 def test_the_graph_sees_every_kind_of_import():
     graph = import_graph()
     assert "ombre_rules.ruleset" in graph["ombre_rules.engine.state"]  # from ..ruleset import …
