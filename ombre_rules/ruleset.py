@@ -2,13 +2,15 @@
 and every expression turned into Python once."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import ast
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .cards import Deck, Suit
 from .envs import (
     AUCTION_FUNCS,
     CONTEXT_FUNCS,
+    CONTEXT_TYPES,
     DEAL_FUNCS,
     DEAL_VARS,
     FOLLOW_FUNCS,
@@ -16,10 +18,15 @@ from .envs import (
     NAME_FUNCS,
     NAME_VARS,
     SEAT_VARS,
+    VAR_TYPES,
     CardEnv,
+    DealEnv,
+    name_attr,
 )
-from .errors import ExprError, SpecError, SpecErrors, did_you_mean
+from .errors import ExprError, SpecError, SpecErrors, did_you_mean, quoted
 from .lang import Compiler, Expr, Namespace, Site
+from .lang import types as T
+from .lang.block import IDENT
 from .mechanics import build_mechanics
 from .settlement import build_settlement
 from .spec.resolve import ResolvedSpec, resolve
@@ -28,6 +35,11 @@ BASE_ATTRS = {"name", "rank", "suit", "letter", "index", "points", "level", "val
 # the actions without an argument, in the order of their ids
 SPECIAL_VERBS = ("pass", "hold", "draw", "cede", "stop", "concede", "accept", "refuse", "continue")
 _MISSING = object()
+# what a user name (`names`, `let`) may not be: the context variables, the attributes of the environments, the
+# words of the language
+RESERVED = (DEAL_VARS | FOLLOW_VARS | frozenset(VAR_TYPES) | {"choice", "opt", "seats", "bidder"}
+            | {n for cls in (CardEnv, DealEnv) for n in dir(cls) if not n.startswith("_")}
+            | {"if", "else", "for", "in", "not", "and", "or"})
 
 
 class _SeatsEnv:
@@ -264,18 +276,19 @@ class Ruleset:
         self._sit_out()
         self.rankings = {"": data["ranking"], **(data.get("rankings") or {})}
         ap = data["auction"].get("all_pass") or {"then": "redeal"}
-        first = self._expr(("auction", "first"), Site("auction.first", SEAT_VARS, AUCTION_FUNCS), "forehand")
+        first = self._expr(("auction", "first"), Site("auction.first", SEAT_VARS, AUCTION_FUNCS, result=T.INT),
+                           "forehand")
         force_contract = force_who = None
         extra: tuple[Contract, ...] = ()
         if ap["then"] == "force" and ap.get("contracts"):  # the forced seat chooses one of these contracts
             extra = tuple(self._contract_ref(c, ("auction", "all_pass", "contracts", i))
                           for i, c in enumerate(ap["contracts"]))
             force_who = self._expr(("auction", "all_pass", "who"), Site("auction.all_pass.who", SEAT_VARS,
-                                                                         AUCTION_FUNCS), "forehand")
+                                                                         AUCTION_FUNCS, result=T.INT), "forehand")
         elif ap["then"] == "force":
             force_contract = self._contract_ref(ap.get("contract"), ("auction", "all_pass", "contract"))
             force_who = self._expr(("auction", "all_pass", "who"), Site("auction.all_pass.who", SEAT_VARS,
-                                                                         AUCTION_FUNCS), "forehand")
+                                                                         AUCTION_FUNCS, result=T.INT), "forehand")
         elif ap["then"] == "auction":
             extra = tuple(self._contract_ref(c, ("auction", "all_pass", "contracts", i))
                           for i, c in enumerate(ap.get("contracts") or []))
@@ -367,7 +380,7 @@ class Ruleset:
         n = self.players
         self.sitters: list[tuple[int, ...]] = [()] * n
         e = self._expr(("sit_out", "who"), Site("sit_out.who", frozenset({"dealer", "seats"}), frozenset(),
-                                                names=False))
+                                                names=False, result=T.SEATS))
         if e is not None and not self._errors:
             for d in range(n):
                 try:
@@ -437,12 +450,7 @@ class Ruleset:
             consts[c.name] = c
         for c in deck.cards:
             consts[c.name] = c
-        names = list((data.get("names") or {}).keys())
-        reserved = DEAL_VARS | FOLLOW_VARS | {"choice", "opt"}
-        for name in names:
-            if name in reserved:
-                self._errors.append(SpecError(f"'{name}' is a built-in name and cannot be defined in names",
-                                              self.spec.doc.key_loc(("names", name))))
+        names = [n for n in (data.get("names") or {}) if self.user_name(("names", n), "names")]
 
         def card_literal(text: str):
             cid = deck.by_name.get(text)
@@ -450,10 +458,44 @@ class Ruleset:
                 raise ExprError(f"unknown card '{text}'{did_you_mean(text, deck.by_name)}")
             return deck.cards[cid]
 
-        self.namespace = Namespace(consts, set(names), dict(self.spec.options), attrs, CONTEXT_FUNCS, card_literal)
+        card_attrs = {"name": T.STR, "rank": T.STR, "suit": T.SUIT, "points": T.INT}
+        suit_attrs = {"name": T.STR, "letter": T.STR, "index": T.INT}
+        for s in deck.suits:
+            for k, v in s.attrs.items():
+                suit_attrs[k] = T.join(suit_attrs.get(k, T.NONE), T.of_value(v))
+        contract_attrs = {"name": T.STR, "title": T.STR, "level": T.INT, "value": T.INT}
+        for c in self.contracts:
+            for k, v in (data["contracts"][c.name].get("attrs") or {}).items():
+                contract_attrs[k] = T.join(contract_attrs.get(k, T.NONE), T.of_value(v))
+        types = {T.CARD: card_attrs, T.SUIT: suit_attrs, T.CONTRACT: contract_attrs}
+        self.namespace = Namespace(consts, set(names), dict(self.spec.options), attrs, CONTEXT_FUNCS, card_literal,
+                                   {}, types, VAR_TYPES, CONTEXT_TYPES, self._option_types())
         self.compiler = Compiler(self.namespace)
 
+    def _option_types(self) -> dict[str, str]:
+        """The type of each option's value: one type for all its choices, or `any` when they differ."""
+        out = {}
+        for key, choices in self.spec.choices.items():
+            t = T.NONE
+            for c in choices:
+                t = T.join(t, T.of_value(c))
+            out[key] = t
+        return out
+
     # -- expressions ---------------------------------------------------------------------------------
+    def user_name(self, path: tuple, what: str) -> bool:
+        """Whether the key at the end of a path may name a value (`names`, `let`); if not, an error."""
+        name = path[-1]
+        msg = None
+        if not isinstance(name, str) or not IDENT.fullmatch(name):
+            msg = (f"{quoted(name)} is not a valid name in {what} (letters, digits and '_', starting with a letter, "
+                   f"at most 63 characters)")
+        elif name in RESERVED or name in ("none", "true", "false"):
+            msg = f"'{name}' is a built-in name and cannot be defined in {what}"
+        if msg:
+            self._errors.append(SpecError(msg, self.spec.doc.key_loc(path)))
+        return msg is None
+
     def _expr(self, path: tuple, site: Site, default: Any = _MISSING) -> Expr | None:
         """Compile the expression at a path (or the default); errors are collected."""
         memo = (path, site)
@@ -469,7 +511,7 @@ class Ruleset:
             e = self.compiler.compile(value, src, site)
         except ExprError as err:
             self._errors.append(err)
-            e = self.compiler.compile(0, None, site)
+            e = self.compiler.compile(0, None, replace(site, result=T.ANY))
         self._memo[memo] = e
         return e
 
@@ -495,9 +537,12 @@ class Ruleset:
         site = Site("names", NAME_VARS, NAME_FUNCS)
         compiled: dict[str, Expr] = {}
         for name in data:
+            if name not in self.namespace.names:
+                continue
             e = self._expr(("names", name), site)
             if e is not None:
                 compiled[name] = e
+                self.namespace.types[name] = e.type
         order: list[str] = []
         state: dict[str, int] = {}
 
@@ -523,30 +568,33 @@ class Ruleset:
         self.base_names = {} if self.names_broken else self.eval_names(CardEnv(self.deck, None))
 
     def eval_names(self, env: CardEnv) -> dict[str, Any]:
+        """The values of the variant's names with one trump context, by their environment attribute
+        (`envs.name_attr`), and given to `env` as they are worked out."""
         out: dict[str, Any] = {}
         for name, e in self.name_exprs:
             try:
                 v = e(env)
             except Exception as ex:  # an expression that fails on some trump is a variant error
                 raise SpecError(f"name '{name}' cannot be evaluated with trumps {env.trump}: {ex}", e.loc) from None
-            out[name] = v
-            setattr(env, name, v)
+            out[name_attr(name)] = v
+            env.__dict__[name_attr(name)] = v
         return out
 
-    def code(self, path: tuple | None, site: Site, local_names: tuple[str, ...] = (),
-             default: Any = _MISSING) -> tuple[str, Any, str]:
-        """Python source for the expression at a path (or the default), with its place and text; errors are
+    def code(self, path: tuple | None, site: Site, local_names: dict[str, str] | tuple[str, ...] = (),
+             default: Any = _MISSING) -> tuple[ast.expr, Any, str]:
+        """The tree of the expression at a path (or the default), with its place and text; errors are
         collected and a harmless stand-in returned."""
         value = _get_path(self.spec.data, path)
         src = self.spec.doc.source(path) if path is not None else None
         if value is _MISSING or value is None:
             value, src = (0 if default is _MISSING else default), None
         try:
-            code, uses = self.compiler.code(value, src, site, local_names)
+            code, uses, t = self.compiler.code(value, src, site, local_names)
         except ExprError as err:
             self._errors.append(err)
-            code, uses = "0", frozenset()
+            code, uses, t = ast.Constant(0), frozenset(), T.ANY
         self.last_uses = uses
+        self.last_type = t
         return code, (src.loc if src else None), str(value)
 
     def _contract_ref(self, name: Any, path: tuple) -> Contract:
@@ -571,13 +619,15 @@ class Ruleset:
         else:
             c.trump_mode = trump
         c.trump_after_exchange = bool(data.get("trump_after_exchange", False))
-        c.trump_allowed = self._expr(cp + ("trump_allowed",),
-                                     Site("trump_allowed", DEAL_VARS | {"choice"}, DEAL_FUNCS))
-        bsite = Site("a bid condition", DEAL_VARS | {"bidder"}, DEAL_FUNCS)
+        c.trump_allowed = self._expr(cp + ("trump_allowed",), Site("trump_allowed", DEAL_VARS | {"choice"},
+                                                                   DEAL_FUNCS, result=T.COND))
+        bsite = Site("a bid condition", DEAL_VARS | {"bidder"}, DEAL_FUNCS, result=T.COND)
         c.bid_when = self._expr(cp + ("bid_when",), bsite)
-        c.show = self._expr(cp + ("show",), bsite)
+        c.show = self._expr(cp + ("show",), Site("show", DEAL_VARS | {"bidder"}, DEAL_FUNCS,
+                                                 result=T.list_of(T.CARD)))
         if data.get("expose"):
-            c.expose = (self._expr(cp + ("expose", "who"), Site("expose.who", DEAL_VARS, DEAL_FUNCS), "declarer"),
+            who = Site("expose.who", DEAL_VARS, DEAL_FUNCS, result=T.SEATS)
+            c.expose = (self._expr(cp + ("expose", "who"), who, "declarer"),
                         data["expose"].get("from", "opening_lead"))
         c.ranking = data.get("ranking", "")
         if c.ranking and c.ranking not in (self.spec.data.get("rankings") or {}):
@@ -585,7 +635,7 @@ class Ruleset:
                 f"unknown ranking '{c.ranking}'{did_you_mean(c.ranking, self.spec.data.get('rankings') or {})}",
                 self.loc(cp + ("ranking",))))
             c.ranking = ""
-        site = Site("exchange limits", DEAL_VARS, DEAL_FUNCS)
+        site = Site("an exchange limit", DEAL_VARS, DEAL_FUNCS, result=T.INT)
 
         def limits(who: str, lo: Any, hi: Any) -> Limits:
             out = []
@@ -604,12 +654,13 @@ class Ruleset:
                                    limits("other_defenders", 0, big), bool(setting("defenders", True)),
                                    setting("defender_first", "positional"), setting("leftover", "hidden"),
                                    bool(setting("take_talon", False)))
-        psite = Site("play", DEAL_VARS, DEAL_FUNCS)
+        lsite = Site("play.first_leader", DEAL_VARS, DEAL_FUNCS, result=T.INT)
+        psite = Site("a play condition", DEAL_VARS, DEAL_FUNCS, result=T.COND)
         p = self._pick(cp + ("play", "first_leader"), ("play", "first_leader"))
-        first = self._expr(p, psite) if p else self.compiler.compile("forehand", None, psite)
+        first = self._expr(p, lsite) if p else self.compiler.compile("forehand", None, lsite)
         follow = []
         p = self._pick(cp + ("play", "follow"), ("play", "follow"))
-        fsite = Site("a play obligation", FOLLOW_VARS, FOLLOW_FUNCS)
+        fsite = Site("a play obligation", FOLLOW_VARS, FOLLOW_FUNCS, result=T.COND)
         for i, _ob in enumerate(_get_path(self.spec.data, p) if p else []):
             must = self._expr(p + (i, "must"), fsite)
             exempt = self._expr(p + (i, "exempt"), fsite)
@@ -635,7 +686,8 @@ class Ruleset:
         c.play = PlayRules(first, tuple(follow), claim, concede, claim_by_side, claim_tells, surrender, end_when)
         p = self._pick(cp + ("call",), ("call",))
         if p:
-            allowed = self._expr(p + ("allowed",), Site("call.allowed", DEAL_VARS | {"choice"}, DEAL_FUNCS), True)
+            allowed = self._expr(p + ("allowed",), Site("call.allowed", DEAL_VARS | {"choice"}, DEAL_FUNCS,
+                                                         result=T.COND), True)
             c.call = CallRules(allowed, _get_path(self.spec.data, p + ("mode",)) == "demand")
         if c.play.follow not in self.follow_lists:
             self.follow_lists.append(c.play.follow)
@@ -675,7 +727,7 @@ class Ruleset:
                 src = self.spec.doc.source(path + (i,))
                 if label.isdigit() or label in {c.rank for c in self.deck.cards}:
                     raise SpecError(f"no card of rank '{label}' in {suit.name}", src.loc)
-                e = self.compiler.compile(item, src, Site("ranking", NAME_VARS, NAME_FUNCS))
+                e = self.compiler.compile(item, src, Site("a ranking item", NAME_VARS, NAME_FUNCS, result=T.CARD))
                 card = e(env)
                 if card is None:
                     continue

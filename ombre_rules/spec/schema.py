@@ -6,7 +6,7 @@ from functools import lru_cache
 
 import jsonschema
 
-from ..errors import SpecError, SpecErrors, did_you_mean
+from ..errors import SpecError, SpecErrors, did_you_mean, quoted
 from ..resources import schema_path
 from .yamlpos import PositionedDoc
 
@@ -35,6 +35,9 @@ def _message(err: jsonschema.ValidationError) -> tuple[str, tuple]:
             k = extra[0]
             hint = did_you_mean(k, allowed) or (f" (expected one of: {', '.join(allowed)})" if allowed else "")
             return f"unknown key '{k}' in {_where(path)}{hint}", path + (k,)
+    if "propertyNames" in err.schema_path:  # a key that is not a plain name
+        return (f"{quoted(inst)} is not a valid name in {_where(path)} (letters, digits and '_', starting with a "
+                f"letter, at most 63 characters)", path + (inst,))
     if kind == "required":
         missing = err.message.split("'")[1] if "'" in err.message else err.message
         return f"missing key '{missing}' in {_where(path)}", path + (missing,)
@@ -66,6 +69,7 @@ def check(doc: PositionedDoc) -> None:
         if msg in seen:
             continue
         seen.add(msg)
-        loc = doc.key_loc(path) if err.validator in ("additionalProperties", "required") else doc.loc(path)
+        by_key = err.validator in ("additionalProperties", "required") or "propertyNames" in err.schema_path
+        loc = doc.key_loc(path) if by_key else doc.loc(path)
         out.append(SpecError(msg, loc))
     raise SpecErrors(out)
