@@ -75,3 +75,7 @@ def quoted(text) -> str:
 
     inner = json.dumps(str(text), ensure_ascii=False)[1:-1]
     return f"'{inner[:57]}...'" if len(inner) > 60 else f"'{inner}'"
+
+
+class ArgumentError(OmbreError):
+    """A bad argument to the engine's API: a seat that does not exist, a value of the wrong type."""

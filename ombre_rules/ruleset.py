@@ -23,7 +23,7 @@ from .envs import (
     DealEnv,
     name_attr,
 )
-from .errors import ExprError, SpecError, SpecErrors, did_you_mean, quoted
+from .errors import ExprError, InvalidActionError, SpecError, SpecErrors, did_you_mean, quoted
 from .lang import Compiler, Expr, Namespace, Site
 from .lang import types as T
 from .lang.block import IDENT
@@ -805,7 +805,13 @@ class Ruleset:
     # -- actions -------------------------------------------------------------------------------------
     def action_str(self, a: int) -> str:
         """The notation of an action id: `play <card>`, `discard <card>`, `bid <contract>`, `trump <suit>`, `pass`,
-        `demand <card>`, `give <card>`…"""
+        `demand <card>`, `give <card>`…; InvalidActionError for an id that is none."""
+        if type(a) is not int or not 0 <= a < self.num_actions:
+            from .engine.checks import action_id
+
+            a = action_id(a)
+            if not 0 <= a < self.num_actions:
+                raise InvalidActionError(f"no action {a} (ids are 0 to {self.num_actions - 1})")
         nc = self.deck.size
         if a < nc:
             return "play " + self.deck.name(a)
@@ -825,8 +831,6 @@ class Ruleset:
 
     def parse_action(self, text: str) -> int:
         """The id of an action written in notation; InvalidActionError quoting the text otherwise."""
-        from .errors import InvalidActionError
-
         words = text.strip().split()
         if not words:
             raise InvalidActionError("empty action")

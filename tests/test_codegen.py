@@ -5,10 +5,10 @@ import ast
 import re
 
 import pytest
+from variant_choices import every_choice, rules_of
 
 from ombre_rules import SpecError, load
 from ombre_rules.lang.block import HOIST, LOCAL
-from ombre_rules.spec.resolve import builtin_index, resolve
 
 _NODES = (ast.Expression, ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Lambda, ast.Return, ast.Assign,
           ast.If, ast.Expr, ast.Pass, ast.Name, ast.Load, ast.Store, ast.Attribute, ast.Call, ast.Constant, ast.List,
@@ -18,15 +18,6 @@ _NODES = (ast.Expression, ast.Module, ast.FunctionDef, ast.arguments, ast.arg, a
 _IDENT = r"[A-Za-z][A-Za-z0-9_]{0,62}"
 _STATE_ATTRS = {"dealer", "declarer", "contract", "committed", "stopped", "conceded", "pool", "ctx",
                 "trump_order_cards"}
-
-
-def _choices():
-    out = []
-    for path in sorted(set(builtin_index().values())):
-        spec = resolve(path)
-        out.append((path, {}))
-        out += [(path, {k: c}) for k, cs in spec.choices.items() for c in cs if c != spec.defaults[k]]
-    return out
 
 
 def audit(tree: ast.AST, helpers: set[str]) -> None:
@@ -57,9 +48,9 @@ def audit(tree: ast.AST, helpers: set[str]) -> None:
             assert node.value is None or type(node.value) in (bool, int, str), repr(node.value)
 
 
-@pytest.mark.parametrize("path, sel", _choices(), ids=lambda x: str(x).rsplit("/", 1)[-1])
+@pytest.mark.parametrize("path, sel", every_choice(), ids=lambda x: str(x).rsplit("/", 1)[-1])
 def test_every_generated_tree_holds_only_helpers_and_checked_names(path, sel):
-    rules = load(path, sel)
+    rules = rules_of(path, sel)
     g = rules.compiler.globals
     assert g["__builtins__"] == {}
     assert getattr not in g.values() and eval not in g.values()

@@ -14,6 +14,7 @@ from ..envs import SEAT_VARS, DealEnv
 from ..errors import IllegalActionError, OmbreError, SpecError
 from ..lang.compiler import block_error
 from ..ruleset import Contract, Ruleset
+from .checks import action_id
 from .phases import EXTRA_PHASE_NAMES, RAISE, XPLAY, ExtraPhases
 
 AUCTION, TRUMP, EXCHANGE, PLAY, CONSENT, DONE, CALL, GIVE, DECLARE, SURRENDER = range(10)
@@ -230,7 +231,10 @@ class State(ExtraPhases):
         return []
 
     def apply(self, a: int) -> None:
-        """Apply a legal action of the seat to move; IllegalActionError (nothing changed) otherwise."""
+        """Apply a legal action of the seat to move; IllegalActionError (nothing changed) otherwise, and
+        InvalidActionError for a value that is not an action id."""
+        if type(a) is not int:
+            a = action_id(a)
         ph = self.phase
         if ph == 3 and 0 <= a < self.nc:  # a card played: the hot path
             seat = self.to_move
