@@ -235,11 +235,15 @@ def _players(rules: Ruleset, text: str) -> list[str]:
     return names
 
 
+MAX_DEALS = 100_000_000  # --deals of one run
+MAX_JOBS = 256  # --jobs: local processes
+
+
 def _run_checks(args) -> None:
-    if args.deals < 1:
-        raise OmbreError("--deals must be at least 1")
-    if args.jobs < 1:
-        raise OmbreError("--jobs must be at least 1")
+    if not 1 <= args.deals <= MAX_DEALS:
+        raise OmbreError(f"--deals must be from 1 to {MAX_DEALS}")
+    if not 1 <= args.jobs <= MAX_JOBS:
+        raise OmbreError(f"--jobs must be from 1 to {MAX_JOBS}")
 
 
 def cmd_simulate(args) -> int:

@@ -224,9 +224,13 @@ def _place(source: Source | None, text: str, line: int, col: int) -> Loc | None:
 
 
 def _caret(text: str, line: int, col: int) -> str:
+    """The line of the expression with a caret under the column (a long line cut to a window round it)."""
     lines = text.split("\n")
     src = lines[line - 1] if 0 < line <= len(lines) else text
-    return f"    {src}\n    {' ' * (col - 1)}^"
+    start = max(0, min(col - 40, len(src) - 80))
+    if start or len(src) > 80:
+        src = src[start:start + 80]
+    return f"    {src}\n    {' ' * (col - 1 - start)}^"
 
 
 class _Job:
