@@ -75,3 +75,20 @@ def test_monte_carlo_budgets_are_bounded(name):
         make_player(name, 0, load("ombre"))
     assert str(ei.value).startswith("bad budget in '")
     assert str(ei.value).endswith("(expected pimc:N play-outs, 0 < N <= 100000, or pimc:Xs seconds, 0 < X <= 600)")
+
+
+def test_check_parses_each_file_once_for_all_option_choices(tmp_path, monkeypatch):
+    from ombre_rules import cli
+    from ombre_rules.spec import resolve
+
+    base = (tmp_path / "base.yaml")
+    base.write_text("extends: ombre\ntitle: base\n", encoding="utf-8")
+    house = tmp_path / "house.yaml"
+    house.write_text("extends: base.yaml\ntitle: house\n", encoding="utf-8")
+    calls = []
+    real = resolve.load_file
+    monkeypatch.setattr(resolve, "load_file", lambda path, display=None: calls.append(path) or real(path, display))
+    assert cli.check_variant(str(house)) == []
+    # once each, though the check loads the file once per option choice of ombre (ombre may be parsed already)
+    assert [str(p) for p in calls if str(p) in (str(house), str(base))] == [str(house), str(base)]
+    assert len(calls) == len(set(calls))

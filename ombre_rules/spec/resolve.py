@@ -174,10 +174,28 @@ def _get(data: Any, path: tuple) -> Any:
     return data
 
 
+_PARSED: dict[tuple, PositionedDoc] = {}  # parsed files, by path, modification time and size
+
+
+def _parsed(path: str) -> PositionedDoc:
+    """A file parsed once while it stays as it is (`ombre check` loads a file once per option choice)."""
+    try:
+        st = os.stat(path)
+        key = (os.path.realpath(path), st.st_mtime_ns, st.st_size, _display(path))
+    except OSError:
+        return load_file(path, _display(path))
+    doc = _PARSED.get(key)
+    if doc is None:
+        if len(_PARSED) >= 64:
+            _PARSED.clear()
+        doc = _PARSED[key] = load_file(path, _display(path))
+    return doc
+
+
 def _load_chain(path: str, seen: tuple[str, ...] = ()) -> PositionedDoc:
     """A file with its `extends` chain merged in (base first, then each child over it)."""
     real = os.path.realpath(path)
-    doc = load_file(path, _display(path))
+    doc = _parsed(path)
     if len(seen) >= MAX_EXTENDS:
         raise SpecError(f"more than {MAX_EXTENDS} files in the 'extends' chain", doc.loc(("extends",)))
     if not isinstance(doc.data, dict):
