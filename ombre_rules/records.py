@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass
 from typing import Any
 
+from . import outfile
 from .engine import State
 from .errors import OmbreError, SpecError
 from .ruleset import Ruleset, load
@@ -32,18 +32,10 @@ def to_record(state: State) -> dict[str, Any]:
 
 
 def write(path: str, records: list[dict]) -> None:
-    """Write one record as JSON, or several as a JSON list; all at once, so nothing is left half-written."""
+    """Write one record as JSON, or several as a JSON list; all at once, so nothing is left half-written
+    (`-`: standard output; see `outfile`)."""
     text = json.dumps(records[0] if len(records) == 1 else records, indent=1) + "\n"
-    tmp = path + ".tmp"
-    try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except OSError as e:
-        raise OmbreError(f"cannot write '{path}': {e.strerror or e}") from None
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
+    outfile.write_text(outfile.target(path), text)
 
 
 class ReplayError(OmbreError):
