@@ -53,3 +53,41 @@ BAD_FILES = {
     "list-repeat": ("scoring:\n  let:\n    x: \"players * 1000000000\"\n", "4:17: '*' needs numbers, not a list of "
                     "numbers"),
 }
+
+
+def bad_records(good: dict) -> dict[str, tuple[str | bytes, str]]:
+    """Hostile record files made from a good record: name -> (file content, message after 'ombre: error: ')."""
+    import copy
+    import json
+
+    def edited(change) -> str:
+        rec = copy.deepcopy(good)
+        change(rec)
+        return json.dumps(rec)
+
+    return {
+        "result-null": (edited(lambda r: r.update(result=None)),
+                        "{f}: record 1: the record has no result; the replay ends in outcome '{outcome}'"),
+        "talon-int": (edited(lambda r: r["deal"]["talon"].__setitem__(0, 5)),
+                      "{f}: record 1: record field deal.talon.0 must be string, not 5"),
+        "deep": ("[" * 100_000 + "]" * 100_000, "{f}: not a record: nested too deeply"),
+        "not-utf8": (b'{"format": "\xff"}', "cannot read '{f}': not UTF-8 text"),
+        "huge-number": ('{"format": "ombre-record/1", "seed": ' + "9" * 5000 + "}",
+                        "{f}: not valid JSON: Exceeds the limit (4300 digits) for integer string conversion: "
+                        "value has 5000 digits"),
+        "empty-list": ("[]", "{f}: no records in the file"),
+        "dealer-99": (edited(lambda r: r.update(dealer=99)),
+                      "{f}: record 1: record field dealer: 99 is greater than the maximum of 7"),
+        "dealer-5": (edited(lambda r: r.update(dealer=5)),
+                     "{f}: record 1: record field dealer: 5 is not a seat of 'ombre' (0 to 2)"),
+        "variant-backtracking": (edited(lambda r: r.update(variant="a" + " " * 1900 + "(")),
+                                 "{f}: record 1: cannot load variant 'a" + " " * 56 + "...': bad variant string 'a"
+                                 + " " * 56 + "...' (expected NAME or NAME(key=value,...))"),
+        "action-list": (edited(lambda r: r["actions"].__setitem__(3, ["x"])),
+                        "{f}: record 1: record field actions.3 must be string, not [\"x\"]"),
+        "no-deal": (edited(lambda r: r.pop("deal")), "{f}: record 1: record field 'deal' is missing"),
+        "not-json": ("{", "{f}:1:2: not valid JSON: Expecting property name enclosed in double quotes"),
+        "not-a-record": ('{"format": "other"}', "{f}: record 1 is not an ombre-record/1 record"),
+        "bad-card": (edited(lambda r: r["deal"]["talon"].__setitem__(0, "ZZ")),
+                     "{f}: record 1: bad card in the deal: unknown card 'ZZ'"),
+    }

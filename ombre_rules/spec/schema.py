@@ -11,9 +11,10 @@ from ..resources import schema_path
 from .yamlpos import PositionedDoc
 
 
-@lru_cache(maxsize=1)
-def validator() -> jsonschema.protocols.Validator:
-    with open(schema_path(), encoding="utf-8") as f:
+@lru_cache(maxsize=2)
+def validator(path: str | None = None) -> jsonschema.protocols.Validator:
+    """The validator of a schema file (by default that of variant files)."""
+    with open(path or schema_path(), encoding="utf-8") as f:
         schema = json.load(f)
     cls = jsonschema.validators.validator_for(schema)
     cls.check_schema(schema)
@@ -24,7 +25,8 @@ def _where(path) -> str:
     return ".".join(str(p) for p in path) or "the file"
 
 
-def _message(err: jsonschema.ValidationError) -> tuple[str, tuple]:
+def describe(err: jsonschema.ValidationError) -> tuple[str, tuple]:
+    """A schema violation in words, and the path it names."""
     path = tuple(err.absolute_path)
     kind = err.validator
     inst = err.instance
@@ -53,7 +55,10 @@ def _message(err: jsonschema.ValidationError) -> tuple[str, tuple]:
         return f"{_where(path)}: {json.dumps(inst)[:60]} is not a valid value here", path
     if kind == "const":
         return f"{_where(path)} must be {json.dumps(err.validator_value)}, not {json.dumps(inst)[:40]}", path
-    msg = err.message
+    if kind in ("maxLength", "maxItems", "maxProperties"):
+        return f"{_where(path)} is longer than {err.validator_value}", path
+    msg = err.message.replace("\n", " ")
+    msg = msg if len(msg) <= 160 else msg[:157] + "..."
     return f"{_where(path)}: {msg[:1].lower() + msg[1:]}", path
 
 
@@ -65,7 +70,7 @@ def check(doc: PositionedDoc) -> None:
     out: list[SpecError] = []
     seen = set()
     for err in errors:
-        msg, path = _message(err)
+        msg, path = describe(err)
         if msg in seen:
             continue
         seen.add(msg)
