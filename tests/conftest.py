@@ -2,6 +2,7 @@
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 MINI = str(Path(__file__).parent / "data" / "mini.yaml")
 
@@ -22,3 +23,9 @@ def write(tmp_path):
         return str(path)
 
     return _write
+
+
+# hypothesis: a small fixed budget by default; `--hypothesis-profile=fuzz` for a long run (README, "Limits")
+settings.register_profile("ombre", max_examples=25, derandomize=True, deadline=10_000, print_blob=True)
+settings.register_profile("fuzz", max_examples=3_000, derandomize=False, deadline=10_000, print_blob=True)
+settings.load_profile("ombre")
