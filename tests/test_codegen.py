@@ -96,3 +96,18 @@ def test_string_literals_are_kept_as_written_and_a_failure_names_its_place(tmp_p
     tree = rules.contracts[0].finish.tree
     consts = [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)]
     assert "_e.pool" in consts and "_e.dealer" in consts
+
+
+def test_a_let_that_fails_at_the_end_of_a_deal_is_reported_at_its_place(tmp_path):
+    import random
+
+    from ombre_rules import State
+    from ombre_rules.errors import ExprError
+
+    path, go = _load_text(tmp_path, "extends: ombre\noptions:\n  mix: {default: a, choices: [a, 1]}\n"
+                                    "let:\n  x: \"opt.mix + 1\"\n")
+    rules = go()
+    s = State(rules, seed=1)
+    with pytest.raises(ExprError) as ei:
+        s.random_playout(random.Random(1).random)
+    assert str(ei.value).startswith(f"{path}:5:6: expression 'opt.mix + 1' failed: ")
