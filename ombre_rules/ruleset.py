@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .cards import Deck, Suit
+from .engine.checks import as_count
 from .envs import (
     AUCTION_FUNCS,
     CONTEXT_FUNCS,
@@ -61,8 +62,8 @@ class Limits:
 
     def __post_init__(self) -> None:
         # plain attributes, read on every exchange: the limits' values when they are constants, else None
-        object.__setattr__(self, "min_const", int(self.min.value) if self.min.constant else None)
-        object.__setattr__(self, "max_const", int(self.max.value) if self.max.constant else None)
+        object.__setattr__(self, "min_const", as_count(self.min.value) if self.min.constant else None)
+        object.__setattr__(self, "max_const", as_count(self.max.value) if self.max.constant else None)
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,8 @@ BAD_FILES = {
     "long-expression": ("let:\n  x: \"" + "1+" * 2500 + "1\"\n", "3:6: expression of 5001 characters (at most 4000)"),
     "exchange-list": ("exchange:\n  declarer: {max: \"[1, 2]\"}\n",
                       "3:20: an exchange limit must be a number, not a list of numbers"),
+    "exchange-none": ("exchange:\n  declarer: {max: \"none\"}\n",
+                      "3:20: an exchange limit must be a number, not none"),
     "exchange-string": ("exchange:\n  declarer: {max: \"'3'\"}\n",
                         "3:20: an exchange limit must be a number, not a string"),
     "show-ints": ("contracts:\n  solo:\n    show: \"[1, 2]\"\n", "4:12: show must be a list of cards, not a list of "

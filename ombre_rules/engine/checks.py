@@ -29,3 +29,8 @@ def seat_id(seat: Any, n: int) -> int:
 def _shown(v: Any) -> str:
     text = repr(v).replace("\n", "\\n")
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def as_count(v: Any) -> int:
+    """A number an expression gave where a count is needed (an exchange limit): none counts as 0."""
+    return v if type(v) is int else int(v or 0)

@@ -14,7 +14,7 @@ from ..envs import SEAT_VARS, DealEnv
 from ..errors import IllegalActionError, OmbreError, SpecError
 from ..lang.compiler import block_error
 from ..ruleset import Contract, Ruleset
-from .checks import action_id
+from .checks import action_id, as_count
 from .phases import EXTRA_PHASE_NAMES, RAISE, XPLAY, ExtraPhases
 
 AUCTION, TRUMP, EXCHANGE, PLAY, CONSENT, DONE, CALL, GIVE, DECLARE, SURRENDER = range(10)
@@ -748,7 +748,7 @@ class State(ExtraPhases):
                 self.ex_first_used = True
             hi = lim.max_const
             if hi is None:
-                hi = int(self.eval(lim.max))
+                hi = as_count(self.eval(lim.max))
             held = self.hands[seat].bit_count()
             room = held if ex.take_talon and seat == decl else len(self.talon)
             cap = hi if hi < room else room  # at most the limit, the cards to draw and the cards held
@@ -758,7 +758,7 @@ class State(ExtraPhases):
                 continue
             lo = lim.min_const
             if lo is None:
-                lo = int(self.eval(lim.min))
+                lo = as_count(self.eval(lim.min))
             lo = 0 if lo < 0 else (cap if lo > cap else lo)
             self.phase = EXCHANGE
             self.to_move = seat

@@ -165,7 +165,7 @@ class Compiler:
         return node, frozenset(job.uses), t
 
     def _check_result(self, site: Site, t: str, source: Source | None, job: _Job | None, tree: Any) -> None:
-        if not T.fits(site.result, t):
+        if not T.fits(site.result, t) or (t == T.NONE and site.result in (T.INT, T.CARD)):
             msg = f"{site.what} must be {T.words(site.result)}, not {T.words(t)}"
             if job is not None:
                 raise job.error(msg, tree)
