@@ -173,6 +173,20 @@ def _paths(v, path=()):
 OMBRE_PATHS = list(_paths(OMBRE_DATA))[1:]
 
 
+def edit(data, edits):
+    """A copy of `data` with a value put at each path (a path an earlier edit removed is skipped)."""
+    data = copy.deepcopy(data)
+    for path, value in edits:
+        node = data
+        try:
+            for k in path[:-1]:
+                node = node[k]
+            node[path[-1]] = value
+        except (KeyError, IndexError, TypeError):
+            continue
+    return data
+
+
 def load_checked(path: str) -> None:
     """Load a file: it loads, or a SpecError whose every line starts with the file (a place in it)."""
     try:
@@ -187,15 +201,7 @@ def load_checked(path: str) -> None:
 @_SLOW
 @given(st.lists(st.tuples(st.sampled_from(OMBRE_PATHS), _VALUES), min_size=1, max_size=3))
 def test_documents_mutated_from_a_builtin_one_load_or_fail_at_a_place(tmp_path_factory, edits):
-    data = copy.deepcopy(OMBRE_DATA)
-    for path, value in edits:
-        node = data
-        try:
-            for k in path[:-1]:
-                node = node[k]
-            node[path[-1]] = value
-        except (KeyError, IndexError, TypeError):
-            continue
+    data = edit(OMBRE_DATA, edits)
     p = tmp_path_factory.mktemp("doc") / "house.yaml"
     p.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
     load_checked(str(p))
@@ -224,13 +230,7 @@ RECORD_PATHS = list(_paths(GOOD))[1:]
 @_SLOW
 @given(st.lists(st.tuples(st.sampled_from(RECORD_PATHS), _VALUES), min_size=1, max_size=3))
 def test_mutated_records_replay_or_fail_in_one_line(tmp_path_factory, edits):
-    rec = copy.deepcopy(GOOD)
-    for path, value in edits:
-        node = rec
-        for k in path[:-1]:
-            node = node[k]
-        if isinstance(node, (dict, list)):
-            node[path[-1]] = value
+    rec = edit(GOOD, edits)
     p = tmp_path_factory.mktemp("rec") / "rec.json"
     p.write_text(json.dumps(rec), encoding="utf-8")
     try:
