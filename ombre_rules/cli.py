@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
 import time
 
 from . import bench as bench_mod
+from . import outfile
 from .engine import State
 from .errors import OmbreError, SpecErrors
 from .log import format_deal
@@ -139,6 +141,8 @@ def _human_turn(state: State, seat: int) -> int:
 def cmd_play(args) -> int:
     from .records import to_record, write
 
+    if args.record:
+        outfile.target(args.record)  # an unwritable target is found before the deal
     rules = _load(args.variant, args.option)
     n = rules.players
     if args.human is not None and not 0 <= args.human < n:
@@ -172,7 +176,8 @@ def cmd_play(args) -> int:
     show_new()
     if args.record:
         write(args.record, [to_record(state)])
-        print(f"record written to {args.record}")
+        if args.record != outfile.STDOUT:
+            print(f"record written to {args.record}")
     return 0
 
 
@@ -235,41 +240,44 @@ def _players(rules: Ruleset, text: str) -> list[str]:
     return names
 
 
+MAX_DEALS = 100_000_000  # --deals of one run
+MAX_JOBS = 256  # --jobs: local processes
+
+
 def _run_checks(args) -> None:
-    if args.deals < 1:
-        raise OmbreError("--deals must be at least 1")
-    if args.jobs < 1:
-        raise OmbreError("--jobs must be at least 1")
+    for name, value, most in (("deals", args.deals, MAX_DEALS), ("jobs", args.jobs, MAX_JOBS)):
+        if value < 1:
+            raise OmbreError(f"--{name} must be at least 1")
+        if value > most:
+            raise OmbreError(f"--{name} must be at most {most}")
 
 
 def cmd_simulate(args) -> int:
     from .sim.runner import collect, run
-    from .sim.stats import metrics
 
     _run_checks(args)
+    target = outfile.target(args.out) if args.out else None
     opts = _options(args.option)
     rules = load(args.variant, opts)
     names = _players(rules, args.players)
-    out = None
-    if args.out:
-        try:
-            out = open(args.out + ".part", "w", encoding="utf-8")
-        except OSError as e:
-            raise OmbreError(f"cannot write '{args.out}': {e.strerror or e}") from None
-
-    def sink(line: dict) -> None:
-        if out is not None:
-            out.write(json.dumps(line, separators=(",", ":")) + "\n")
-
     t0 = time.perf_counter()
-    try:
+    with outfile.opened(target) if target else contextlib.nullcontext() as out:
+
+        def sink(line: dict) -> None:
+            if out is not None:
+                out.write(json.dumps(line, separators=(",", ":")) + "\n")
+
         lines, stopped = collect(run(args.variant, opts, names, args.seed, args.deals, args.jobs, args.dask),
                                  args.deals, rules.variant, sink)
-    finally:
-        if out is not None:
-            out.close()
-            os.replace(args.out + ".part", args.out)
-    dt = time.perf_counter() - t0
+    if target is not None and target.is_stdout:  # the lines went to standard output: the summary goes aside
+        with contextlib.redirect_stdout(sys.stderr):
+            return _summary(args, rules, names, lines, stopped, time.perf_counter() - t0)
+    return _summary(args, rules, names, lines, stopped, time.perf_counter() - t0)
+
+
+def _summary(args, rules: Ruleset, names: list[str], lines: list[dict], stopped: bool, dt: float) -> int:
+    from .sim.stats import metrics
+
     m = metrics(lines, rules.players) if lines else None
     print(f"{rules.variant}: {len(lines)} deals in {dt:.2f}s = {len(lines) / max(dt, 1e-9):.1f} deals/s "
           f"(players {','.join(names)}, seed {args.seed})" + ("; interrupted" if stopped else ""))
@@ -281,7 +289,7 @@ def cmd_simulate(args) -> int:
               f"({100 * ds['rate']:.1f}%)")
         totals = [sum(x["payments"][k] for x in lines) for k in range(rules.players)]
         print("net payments by seat: " + ", ".join(f"seat {k} ({names[k]}) {t:+d}" for k, t in enumerate(totals)))
-    if args.out:
+    if args.out and args.out != outfile.STDOUT:
         print(f"{len(lines)} lines written to {args.out}")
     return 130 if stopped else 0
 
@@ -292,6 +300,7 @@ def cmd_compare(args) -> int:
     from .sim.stats import metrics
 
     _run_checks(args)
+    outfile.folder_target(args.out)  # before the run, not after it
     opts = _options(args.option)
     loaded = []
     for v in args.variants:

@@ -2,6 +2,11 @@
 deal evaluation (outcomes, scoring, limits)."""
 from __future__ import annotations
 
+import ast
+
+from .lang.block import USER
+from .lang.types import ANY, BOOL, CARD, CONTRACT, INT, SUIT, list_of
+
 # What each kind of expression may use.
 NAME_VARS = frozenset({"trump"})
 NAME_FUNCS = frozenset({"card"})
@@ -20,10 +25,28 @@ CONTEXT_FUNCS: dict[str, tuple[int, int | None]] = {
     "play_holder": (1, 1), "pile": (1, 1), "discards": (1, 1),
 }
 
+SEAT_LIST, CARD_LIST = list_of(INT), list_of(CARD)
+# the type of each context variable and the argument and result types of each context function
+VAR_TYPES: dict[str, str] = {
+    "trump": SUIT, "card": CARD, "led_card": CARD, "led_suit": SUIT, "dealer": INT, "forehand": INT,
+    "players": SEAT_LIST, "sitters": SEAT_LIST, "declarer": INT, "defenders": SEAT_LIST, "contract": CONTRACT,
+    "committed": BOOL, "stopped": BOOL, "conceded": BOOL, "pool": INT, "trump_order": CARD_LIST,
+    "tricks_played": INT, "partner": INT, "side": SEAT_LIST, "called": CARD, "pool_before": INT,
+    "tricks_left": INT, "bidder": INT, "seats": INT, "choice": ANY,
+}
+CONTEXT_TYPES: dict[str, tuple[tuple[str, ...], str]] = {
+    "card": ((ANY, SUIT), CARD), "suit": ((CARD,), SUIT), "outranks": ((CARD, CARD), BOOL),
+    "is_trump": ((CARD,), BOOL), "tricks": ((INT,), INT), "hand": ((INT,), CARD_LIST),
+    "final_hand": ((INT,), CARD_LIST), "dealt_hand": ((INT,), CARD_LIST), "holder": ((CARD,), INT),
+    "won": ((INT,), CARD_LIST), "points": ((INT,), INT), "play_holder": ((CARD,), INT),
+    "pile": ((INT,), CARD_LIST), "discards": ((INT,), CARD_LIST),
+}
+
 
 # What a generated block (parameters `_e, _st`) reads straight from the state instead of through DealEnv's
-# properties below: name -> Python source over `_st`, giving the same value as the property of that name.
-STATE_READS = {
+# properties below: name -> an expression over `_st` (our own fixed source, parsed once), giving the same value
+# as the property of that name.
+_STATE_SOURCE = {
     "dealer": "_st.dealer",
     "declarer": "(_st.declarer if _st.declarer >= 0 else None)",
     "contract": "_st.contract",
@@ -34,6 +57,12 @@ STATE_READS = {
     "defenders": "_defenders(_st)",
     "trump_order": "(_st.ctx.trump_order_cards if _st.ctx is not None else [])",
 }
+STATE_READS: dict[str, ast.expr] = {k: ast.parse(v, mode="eval").body for k, v in _STATE_SOURCE.items()}
+
+
+def name_attr(name: str) -> str:
+    """The attribute of an environment that holds the user name `name`; no attribute of ours starts so."""
+    return USER + name
 
 
 def defenders(st) -> list[int]:

@@ -67,3 +67,15 @@ def did_you_mean(word: str, candidates) -> str:
 
     close = difflib.get_close_matches(str(word), [str(c) for c in candidates], n=1, cutoff=0.6)
     return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def quoted(text) -> str:
+    """A value as a one-line message quotes it: control characters escaped, at most 60 characters."""
+    import json
+
+    inner = json.dumps(str(text), ensure_ascii=False)[1:-1]
+    return f"'{inner[:57]}...'" if len(inner) > 60 else f"'{inner}'"
+
+
+class ArgumentError(OmbreError):
+    """A bad argument to the engine's API: a seat that does not exist, a value of the wrong type."""

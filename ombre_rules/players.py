@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from .errors import OmbreError
+from .errors import OmbreError, quoted
 
 
 class Player(Protocol):
@@ -26,6 +26,8 @@ class RandomPlayer:
 
 
 PLAYERS = ("random", "greedy", "pimc")
+MAX_ROLLOUTS = 100_000  # play-outs of one Monte-Carlo decision
+MAX_SECONDS = 600.0  # seconds of one Monte-Carlo decision
 HELP = ("random (uniform over legal actions), greedy (cheap tricks, hand evaluation), "
         "pimc (Monte-Carlo over greedy play-outs; pimc:N for N play-outs a decision, pimc:Xs for X seconds)")
 
@@ -41,7 +43,7 @@ def make_player(name: str, seed: int | None = None, rules=None) -> Player:
 
     base, _, arg = name.partition(":")
     if base not in PLAYERS:
-        raise OmbreError(f"unknown player '{name}'{did_you_mean(base, PLAYERS)} (players: {', '.join(PLAYERS)})")
+        raise OmbreError(f"unknown player {quoted(name)}{did_you_mean(base, PLAYERS)} (players: {', '.join(PLAYERS)})")
     if base == "random":
         if arg:
             raise OmbreError(f"player 'random' takes no budget: '{name}'")
@@ -59,10 +61,11 @@ def make_player(name: str, seed: int | None = None, rules=None) -> Player:
     try:
         if arg.endswith("s"):
             secs = float(arg[:-1])
-            if secs > 0:
+            if 0 < secs <= MAX_SECONDS:  # false for nan and inf too
                 return PimcPlayer(seed, rules, seconds=secs)
-        elif int(arg) > 0:
+        elif arg.isdigit() and len(arg) <= 7 and 0 < int(arg) <= MAX_ROLLOUTS:
             return PimcPlayer(seed, rules, rollouts=int(arg))
     except ValueError:
         pass
-    raise OmbreError(f"bad budget in '{name}' (expected pimc:N play-outs, N > 0, or pimc:Xs seconds, X > 0)")
+    raise OmbreError(f"bad budget in {quoted(name)} (expected pimc:N play-outs, 0 < N <= {MAX_ROLLOUTS}, or "
+                     f"pimc:Xs seconds, 0 < X <= {MAX_SECONDS:g})")

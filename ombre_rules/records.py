@@ -6,9 +6,14 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
+import jsonschema
+
+from . import outfile
 from .engine import State
-from .errors import OmbreError, SpecError
+from .errors import OmbreError, SpecError, quoted
+from .resources import record_schema_path
 from .ruleset import Ruleset, load
+from .spec import schema
 
 FORMAT = "ombre-record/1"
 
@@ -32,44 +37,28 @@ def to_record(state: State) -> dict[str, Any]:
 
 
 def write(path: str, records: list[dict]) -> None:
-    """Write one record as JSON, or several as a JSON list; all at once, so nothing is left half-written."""
+    """Write one record as JSON, or several as a JSON list; all at once, so nothing is left half-written
+    (`-`: standard output; see `outfile`)."""
     text = json.dumps(records[0] if len(records) == 1 else records, indent=1) + "\n"
-    tmp = path + ".tmp"
-    try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except OSError as e:
-        raise OmbreError(f"cannot write '{path}': {e.strerror or e}") from None
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
+    outfile.write_text(outfile.target(path), text)
 
 
 class ReplayError(OmbreError):
     """A record that does not replay to what it says."""
 
 
-_FIELDS = (("variant", (str,), False), ("ruleset_hash", (str,), True), ("seed", (int,), True),
-           ("dealer", (int,), True), ("pool", (int,), True), ("deal", (dict,), False), ("actions", (list,), False),
-           ("result", (dict,), True))
+MAX_RECORD_BYTES = 50_000_000  # a record file
 
 
-def _check_shape(rec: dict) -> None:
-    """Each field of a record has the type it must have; a ReplayError names the first that does not."""
-    for key, types, optional in _FIELDS:
-        if rec.get(key) is None:
-            if optional:
-                continue
-            raise ReplayError(f"record field '{key}' is missing")
-        if not isinstance(rec[key], types) or isinstance(rec[key], bool):
-            raise ReplayError(f"record field '{key}' must be {types[0].__name__}, not {rec[key]!r}"[:120])
-    if not all(isinstance(a, str) for a in rec["actions"]):
-        raise ReplayError("record field 'actions' must be a list of action strings")
-    hands = rec["deal"].get("hands")
-    if not isinstance(hands, list) or not all(isinstance(h, list) for h in hands) or \
-            not isinstance(rec["deal"].get("talon"), list):
-        raise ReplayError("record field 'deal' must hold 'hands' (lists of cards) and 'talon' (a list)")
+def check_shape(rec: Any) -> None:
+    """A record has the shape of `spec/record.schema.json`; a ReplayError names the first field that does not."""
+    errors = list(schema.validator(str(record_schema_path())).iter_errors(rec))
+    if errors:
+        err = jsonschema.exceptions.best_match(errors)
+        msg, path = schema.describe(err)
+        if err.validator == "required":
+            raise ReplayError(f"record field '{'.'.join(map(str, path))}' is missing")
+        raise ReplayError(f"record field {msg}" if err.absolute_path else f"record: {msg}")
 
 
 @dataclass
@@ -80,27 +69,46 @@ class ReplayReport:
 
 
 def read(path: str) -> list[dict]:
+    """The records of a file (one record, or a list of them), each checked against the record schema."""
     try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
+        if os.path.isdir(path):
+            raise ReplayError(f"cannot read '{path}': it is a folder")
+        with open(path, "rb") as f:
+            raw = f.read(MAX_RECORD_BYTES + 1)
     except OSError as e:
         raise ReplayError(f"cannot read '{path}': {e.strerror or e}") from None
+    if len(raw) > MAX_RECORD_BYTES:
+        raise ReplayError(f"cannot read '{path}': larger than {MAX_RECORD_BYTES} bytes")
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ReplayError(f"cannot read '{path}': not UTF-8 text") from None
     except json.JSONDecodeError as e:
         raise ReplayError(f"{path}:{e.lineno}:{e.colno}: not valid JSON: {e.msg}") from None
+    except RecursionError:
+        raise ReplayError(f"{path}: not a record: nested too deeply") from None
+    except ValueError as e:  # a number of more digits than Python converts
+        raise ReplayError(f"{path}: not valid JSON: {str(e).split(';')[0]}") from None
     recs = data if isinstance(data, list) else [data]
+    if not recs:
+        raise ReplayError(f"{path}: no records in the file")
     for i, rec in enumerate(recs):
         if not isinstance(rec, dict) or rec.get("format") != FORMAT:
             raise ReplayError(f"{path}: record {i + 1} is not an {FORMAT} record")
+        try:
+            check_shape(rec)
+        except ReplayError as e:
+            raise ReplayError(f"{path}: record {i + 1}: {e.message}") from None
     return recs
 
 
 def replay(rec: dict, rules: Ruleset | None = None) -> ReplayReport:
     """Re-run a record and check it: same ruleset, same deal from its seed, every action legal, same result."""
-    _check_shape(rec)
+    check_shape(rec)
     try:
         rules = rules or load(rec["variant"])
     except SpecError as e:
-        raise ReplayError(f"cannot load variant '{rec.get('variant')}': {e}") from None
+        raise ReplayError(f"cannot load variant {quoted(rec.get('variant'))}: {str(e).splitlines()[0]}") from None
     except KeyError:
         raise ReplayError("record has no 'variant'") from None
     if rec.get("ruleset_hash") and rec["ruleset_hash"] != rules.digest:
@@ -116,12 +124,17 @@ def replay(rec: dict, rules: Ruleset | None = None) -> ReplayReport:
         raise ReplayError(f"bad card in the deal: {e}") from None
     seed = rec.get("seed")
     dealer = int(rec.get("dealer") or 0)
-    if seed is not None:
-        fresh = State(rules, seed=seed, dealer=dealer)
-        if list(fresh.deal_hands) != hands or list(fresh.deal_talon) != talon:
-            raise ReplayError(f"the deal differs from what seed {seed} deals")
+    if dealer >= rules.players:
+        raise ReplayError(f"record field dealer: {dealer} is not a seat of '{rules.variant}' "
+                          f"(0 to {rules.players - 1})")
     try:
+        if seed is not None:
+            fresh = State(rules, seed=seed, dealer=dealer)
+            if list(fresh.deal_hands) != hands or list(fresh.deal_talon) != talon:
+                raise ReplayError(f"the deal differs from what seed {seed} deals")
         state = State(rules, seed=seed, dealer=dealer, pool=int(rec.get("pool") or 0), hands=hands, talon=talon)
+    except ReplayError:
+        raise
     except OmbreError as e:
         raise ReplayError(f"bad deal: {e.message}") from None
     for i, text in enumerate(rec.get("actions", [])):
@@ -135,7 +148,8 @@ def replay(rec: dict, rules: Ruleset | None = None) -> ReplayReport:
         if got is None:
             raise ReplayError(f"the actions end before the deal does (phase {state.phase_name}); "
                               f"the record says {want}")
-        diffs = [f"{k}: record {want.get(k)!r}, replay {got.get(k)!r}" for k in got
-                 if want is None or want.get(k) != got.get(k)]
+        if want is None:
+            raise ReplayError(f"the record has no result; the replay ends in outcome '{got['outcome']}'")
+        diffs = [f"{k}: record {want.get(k)!r}, replay {got.get(k)!r}" for k in got if want.get(k) != got.get(k)]
         raise ReplayError("result differs: " + "; ".join(diffs))
     return ReplayReport(rules.variant, len(rec.get("actions", [])), got)

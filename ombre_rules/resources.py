@@ -27,3 +27,8 @@ def variants_dir() -> Path:
 def schema_path() -> Path:
     """The JSON Schema for variant files."""
     return _PKG / "spec" / "variant.schema.json"
+
+
+def record_schema_path() -> Path:
+    """The JSON Schema for game records."""
+    return _PKG / "spec" / "record.schema.json"

@@ -190,7 +190,7 @@ def test_action_errors_are_value_errors():
     ("extends: taroc-lhombre\nplay:\n  excuse: {card: scuz}\n",
      "3:18: unknown name 'scuz' (did you mean 'scus'?)"),
     ("extends: taroc-lhombre\nplay:\n  excuse: {card: hearts}\n",
-     "3:18: 'hearts' does not name a card"),
+     "3:18: play.excuse.card must be a card, not a suit"),
     ("extends: taroc-lhombre\nlay_away:\n  allowed: \"card.color == red\"\n",
      "3:18: unknown attribute 'color' (did you mean 'colour'?)"),
     ("extends: taroc-lhombre\ndemand:\n  cards: \"is_trump(card)\"\n",

@@ -28,7 +28,7 @@ NS = Namespace(constants={"none": None, "true": True, "false": False, "spades": 
                card_literal=_card_literal)
 SITE = Site("a test", frozenset({"xs", "a", "b", "seats"}), frozenset({"tricks"}))
 NAMES_SITE = Site("names", frozenset({"trump"}), frozenset({"card"}))
-ENV = SimpleNamespace(xs=[3, 1, 4], a=7, b=0, seats=[0, 1, 2], spadille="spadille!", trump=SPADES,
+ENV = SimpleNamespace(xs=[3, 1, 4], a=7, b=0, seats=[0, 1, 2], u_spadille="spadille!", trump=SPADES,
                       f_tricks=lambda seat: [5, 2, 2][seat], f_card=lambda rank, suit: f"{rank} of {suit}")
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..checks import as_count
 from .deal import BIT as _BIT
 from .phases import EXCHANGE, TRUMP
 
@@ -74,7 +75,7 @@ class ExchangeStage:
                 self.ex_first_used = True
             hi = lim.max_const
             if hi is None:
-                hi = int(self.eval(lim.max))
+                hi = as_count(self.eval(lim.max))
             held = self.hands[seat].bit_count()
             room = held if ex.take_talon and seat == decl else len(self.talon)
             cap = hi if hi < room else room  # at most the limit, the cards to draw and the cards held
@@ -84,7 +85,7 @@ class ExchangeStage:
                 continue
             lo = lim.min_const
             if lo is None:
-                lo = int(self.eval(lim.min))
+                lo = as_count(self.eval(lim.min))
             lo = 0 if lo < 0 else (cap if lo > cap else lo)
             self.phase = EXCHANGE
             self.to_move = seat

@@ -294,7 +294,7 @@ class PlayStage:
 
     def _apply_xplay(self, a: int) -> None:
         """Play a card while the excuse is still to come (afterwards play goes on in the plain play phase)."""
-        if self._excuse_forced() and a != self.rules.excuse.card:
+        if a not in self._legal_xplay():  # checked in full first: a refused card leaves the phase as it is
             self._illegal(a)
         if not self._excuse_led():
             self.phase = PLAY

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..checks import action_id
 from ..envs import SEAT_VARS, DealEnv
 from ..errors import IllegalActionError, OmbreError, SpecError
 from ..ruleset import Contract, Ruleset
@@ -151,7 +152,10 @@ class State(AuctionStage, ContractStage, ExchangeStage, CallStage, LayAwayStage,
         return acts
 
     def apply(self, a: int) -> None:
-        """Apply a legal action of the seat to move; IllegalActionError (nothing changed) otherwise."""
+        """Apply a legal action of the seat to move; IllegalActionError (nothing changed) otherwise, and
+        InvalidActionError for a value that is not an action id."""
+        if type(a) is not int:
+            a = action_id(a)
         ph = self.phase
         if ph == PLAY and 0 <= a < self.nc:  # a card played: the hot path
             self._play_card(a)

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..checks import seat_id
+
 
 def visible_cards(state, seat: int) -> int:
     """Every card whose identity `seat` knows now: its hand, its discards, cards played, the turned card,
@@ -90,8 +92,7 @@ def view(state, seat: int, actions: bool = True) -> dict[str, Any]:
     r = state.rules
     deck = r.deck
     n = state.n
-    if not 0 <= seat < n:
-        raise ValueError(f"no seat {seat} (seats are 0 to {n - 1})")
+    seat = seat_id(seat, n)
     out: dict[str, Any] = {
         "variant": r.variant,
         "seat": seat,

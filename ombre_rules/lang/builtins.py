@@ -1,6 +1,7 @@
 """Pure built-in functions of the expression language. Each is total: no input makes it raise."""
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -117,4 +118,40 @@ PURE: dict[str, tuple[Callable[..., Any], int, int | None, str]] = {
     "abs": (_abs, 1, 1, "absolute value"),
 }
 
-RUNTIME = {"_div": _div, "_mod": _mod}
+
+MAX_LIST = 100_000  # items (or characters) a `+` may build
+
+
+def _add(a, b):
+    """`+` where the operands may be lists or strings: bounded, so no expression can fill the memory."""
+    if type(a) in (list, str) and type(b) is type(a) and len(a) + len(b) > MAX_LIST:
+        raise ValueError(f"'+' would build a value of more than {MAX_LIST} items")
+    return a + b
+
+
+def _mul(a, b):
+    """`*` of numbers only (never a repeated list or string)."""
+    if type(a) not in (int, bool) or type(b) not in (int, bool):
+        raise TypeError("'*' needs numbers")
+    return a * b
+
+
+_PLAIN = (int, bool, str, list, tuple, dict, float, type(None))
+
+
+def attr_reader(name: str) -> Callable[[Any], Any]:
+    """`x.NAME` for a checked attribute name: the attribute of a card, suit or contract, none for a plain value
+    or an object without it."""
+    get = operator.attrgetter(name)
+
+    def read(obj: Any) -> Any:
+        if type(obj) in _PLAIN:
+            return None
+        try:
+            return get(obj)
+        except AttributeError:
+            return None
+    return read
+
+
+RUNTIME = {"_div": _div, "_mod": _mod, "_add": _add, "_mul": _mul}

@@ -1,12 +1,12 @@
-"""Parse an expression with Lark, check every name and arity against its site, and compile it to Python.
+"""Parse an expression with Lark, check every name, arity and type against its site, and compile it to Python.
 
-The result is a plain Python function of one argument (the evaluation environment); the tree is never
-walked again after loading.
+The result is a plain Python function of one argument (the evaluation environment), built from `ast` nodes
+(`block.py`); the tree is never walked again after loading.
 """
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
+import ast
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,7 +16,9 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from ..errors import ExprError, Loc, did_you_mean
 from ..resources import grammar_path
 from ..spec.yamlpos import Source
-from .builtins import PURE, RUNTIME
+from . import types as T
+from .block import IDENT, USER, Block, block_error, call, checked, env_read, internal, lambda_of, literal, local
+from .builtins import PURE, RUNTIME, attr_reader
 
 _TOKEN_TEXT = {
     "RPAR": "')'", "LPAR": "'('", "RSQB": "']'", "LSQB": "'['", "COMMA": "','", "DOT": "'.'",
@@ -24,6 +26,8 @@ _TOKEN_TEXT = {
     "IF": "'if'", "IN": "'in'", "FOR": "'for'", "NOT": "'not'", "AND": "'and'", "OR": "'or'",
     "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '//' or '%'", "MINUS": "'-'", "$END": "the end",
 }
+
+__all__ = ["Block", "Compiler", "Expr", "Namespace", "Site", "block_error", "parser"]
 
 _parser: Lark | None = None
 
@@ -39,12 +43,14 @@ def parser() -> Lark:
 
 @dataclass(frozen=True)
 class Site:
-    """Where an expression stands and what it may use there: context variables and context functions."""
+    """Where an expression stands and what it may use there: context variables and context functions, and
+    the type its value must have (`types.py`)."""
 
     what: str
     vars: frozenset[str]
     funcs: frozenset[str] = frozenset()
     names: bool = True
+    result: str = T.ANY
 
 
 @dataclass
@@ -57,6 +63,11 @@ class Namespace:
     attrs: set[str]
     context_funcs: dict[str, tuple[int, int | None]]
     card_literal: Callable[[str], Any]
+    types: dict[str, str] = field(default_factory=dict)  # the type of each name, once compiled
+    attr_types: dict[str, dict[str, str]] = field(default_factory=dict)  # per object type: attribute -> type
+    var_types: dict[str, str] = field(default_factory=dict)  # the type of each context variable
+    func_types: dict[str, tuple[tuple[str, ...], str]] = field(default_factory=dict)  # context functions
+    option_types: dict[str, str] = field(default_factory=dict)  # of each option, over all its choices
 
 
 @dataclass(frozen=True, eq=False)
@@ -68,6 +79,7 @@ class Expr:
     loc: Loc | None
     uses: frozenset[str] = field(default=frozenset())
     constant: bool = False
+    type: str = T.ANY
 
     def __call__(self, env: Any) -> Any:
         return self.fn(env)
@@ -79,10 +91,35 @@ class Expr:
 
 
 def _safe_index(xs: Any, i: Any) -> Any:
+    if type(i) is not int or type(xs) not in (list, tuple):
+        return None
     try:
         return xs[i]
-    except (IndexError, KeyError, TypeError):
+    except IndexError:
         return None
+
+
+MAX_EXPR_CHARS = 4000  # characters in one expression
+MAX_DEPTH = 60  # nesting of operators, calls, lists and attributes in one expression
+MAX_COMPREHENSIONS = 3  # comprehensions nested in one another
+MAX_INT_DIGITS = 18  # digits of an integer literal
+
+_COMPARE = {"==": ast.Eq, "!=": ast.NotEq, "<": ast.Lt, "<=": ast.LtE, ">": ast.Gt, ">=": ast.GtE,
+            "in": ast.In, "not in": ast.NotIn}
+_CLASS_TYPES = {"Card": T.CARD, "Suit": T.SUIT, "Contract": T.CONTRACT}
+# argument types and result type of each pure function (max, min and first are worked out from their arguments)
+_PURE_TYPES: dict[str, tuple[tuple[str, ...], str]] = {
+    "sum": ((T.list_of(T.INT),), T.INT), "count": ((T.list_of(T.ANY),), T.INT),
+    "len": ((T.list_of(T.ANY),), T.INT), "any": ((T.list_of(T.ANY),), T.BOOL),
+    "all": ((T.list_of(T.ANY),), T.BOOL), "prefix_len": ((T.list_of(T.ANY), T.list_of(T.ANY)), T.INT),
+    "first": ((T.list_of(T.ANY),), T.ANY), "group_points": ((T.list_of(T.INT), T.INT, T.INT), T.INT),
+    "abs": ((T.INT,), T.INT),
+}
+
+
+def _const_type(v: Any) -> str:
+    t = T.of_value(v)
+    return _CLASS_TYPES.get(type(v).__name__, T.ANY) if t == T.ANY else t
 
 
 class Compiler:
@@ -90,43 +127,70 @@ class Compiler:
 
     def __init__(self, ns: Namespace) -> None:
         self.ns = ns
-        self.globals: dict[str, Any] = {"__builtins__": {}, "_ga": getattr, "_gi": _safe_index}
+        self.globals: dict[str, Any] = {"__builtins__": {}, "_gi": _safe_index}
         for name, (fn, *_rest) in PURE.items():
             self.globals["_b_" + name] = fn
         self.globals.update(RUNTIME)
-        self._consts: list[Any] = []
-        self.globals["_k"] = self._consts
+        for attr in ns.attrs:
+            if IDENT.fullmatch(attr) and not attr.startswith("_"):
+                self.globals["_a_" + attr] = attr_reader(attr)
+        self._consts: dict[int, str] = {}
+        self.generated: list[ast.AST] = []  # every tree compiled, for audits
 
     # -- entry point -------------------------------------------------------------------------
     def code(self, value: Any, source: Source | None, site: Site,
-             local_names: tuple[str, ...] = ()) -> tuple[str, frozenset[str]]:
-        """Python source for a YAML value (an expression string, or a plain number/bool), and what it uses.
-        `local_names` are names bound by the surrounding generated code (lets)."""
+             local_names: Mapping[str, str] | tuple[str, ...] = ()) -> tuple[ast.expr, frozenset[str], str]:
+        """The tree of a YAML value (an expression string, or a plain number/bool), what it uses and its type.
+        `local_names` are names bound by the surrounding generated code (lets), with their types."""
         if isinstance(value, bool) or isinstance(value, int) or value is None:
-            return repr(value), frozenset()
+            if isinstance(value, int) and not isinstance(value, bool) and len(str(abs(value))) > MAX_INT_DIGITS:
+                raise ExprError(f"number too large (at most {MAX_INT_DIGITS} digits)", source.loc if source else None)
+            t = _const_type(value)
+            self._check_result(site, t, source, None, None)
+            return literal(value), frozenset(), t
         text = str(value)
+        if len(text) > MAX_EXPR_CHARS:
+            raise ExprError(f"expression of {len(text)} characters (at most {MAX_EXPR_CHARS})",
+                            source.loc if source else None)
         try:
             tree = parser().parse(text)
         except UnexpectedInput as e:
             raise self._syntax_error(e, text, source) from None
         job = _Job(self, text, source, site)
-        job.locals.extend(local_names)
-        return job.emit(tree), frozenset(job.uses)
+        job.check_depth(tree)
+        types = local_names if isinstance(local_names, Mapping) else dict.fromkeys(local_names, T.ANY)
+        job.locals.extend(types.items())
+        node, t = job.emit(tree)
+        self._check_result(site, t, source, job, tree)
+        return node, frozenset(job.uses), t
+
+    def _check_result(self, site: Site, t: str, source: Source | None, job: _Job | None, tree: Any) -> None:
+        if not T.fits(site.result, t) or (t == T.NONE and site.result in (T.INT, T.CARD)):
+            msg = f"{site.what} must be {T.words(site.result)}, not {T.words(t)}"
+            if job is not None:
+                raise job.error(msg, tree)
+            raise ExprError(msg, source.loc if source else None)
 
     def compile(self, value: Any, source: Source | None, site: Site) -> Expr:
         """Compile a YAML value for a site into a function of the environment."""
         loc = source.loc if source else None
-        code, uses = self.code(value, source, site)
-        fn = eval(compile(f"lambda _e: {code}", f"<{loc or 'expr'}>", "eval"), self.globals)  # noqa: S307
-        return Expr(fn, str(value), loc, uses, not uses)
+        node, uses, t = self.code(value, source, site)
+        tree = lambda_of(node)
+        self.generated.append(tree)
+        fn = eval(compile(tree, f"<{loc or 'expr'}>", "eval"), self.globals)  # noqa: S307 - built from ast
+        return Expr(fn, str(value), loc, uses, not uses, t)
 
-    def block(self, name: str, params: str) -> Block:
+    def block(self, name: str) -> Block:
         """Start a generated function that runs several compiled expressions in sequence."""
-        return Block(self, name, params)
+        return Block(self, name)
 
-    def const_ref(self, value: Any) -> str:
-        self._consts.append(value)
-        return f"_k[{len(self._consts) - 1}]"
+    def const_ref(self, value: Any) -> ast.Name:
+        """A global of the generated code holding a value of the variant (a card, a suit, a contract)."""
+        name = self._consts.get(id(value))
+        if name is None:
+            name = self._consts[id(value)] = f"_k{len(self._consts)}"
+            self.globals[name] = value
+        return internal(name)
 
     def _syntax_error(self, e: UnexpectedInput, text: str, source: Source | None) -> ExprError:
         line, col = getattr(e, "line", 1) or 1, getattr(e, "column", 1) or 1
@@ -150,63 +214,6 @@ class Compiler:
         return ExprError(msg, _place(source, text, line, col), _caret(text, line, col))
 
 
-class Block:
-    """A generated Python function built line by line from compiled expressions; each line remembers the
-    expression it came from, so a failure at run time is reported at its place in the YAML file."""
-
-    def __init__(self, compiler: Compiler, name: str, params: str) -> None:
-        self.compiler = compiler
-        self.name = name
-        self.lines = [f"def {name}({params}):"]
-        self.origin: dict[int, tuple[Loc | None, str]] = {}
-
-    def add(self, depth: int, line: str, loc: Loc | None = None, text: str = "") -> None:
-        self.lines.append("    " * depth + line)
-        if loc is not None or text:
-            self.origin[len(self.lines)] = (loc, text)
-
-    def build(self, live: frozenset[str] = frozenset(), direct: dict[str, str] | None = None) -> Callable:
-        """Compile the function. Every environment value it reads, except those in `live` (which may change
-        while it runs), is read once at its start into a local: from the source `direct[name]` when given,
-        else from the environment `_e`."""
-        body = self.lines[1:]
-        found = sorted({m for line in body for m in _ENV_READ.findall(line)} - set(live))
-        direct = direct or {}
-        hoist = [f"    _h_{name} = {direct.get(name, '_e.' + name)}" for name in found]
-        inline = sorted(set(live) & set(direct))  # read where used, but straight from the state
-        if inline:
-            pattern = re.compile(r"_e\.(" + "|".join(inline) + r")\b")
-            body = [pattern.sub(lambda m: direct[m.group(1)], line) for line in body]
-        if found:
-            pattern = re.compile(r"_e\.(" + "|".join(found) + r")\b")
-            body = [pattern.sub(r"_h_\1", line) for line in body]
-            self.origin = {k + len(hoist): v for k, v in self.origin.items()}
-        src = "\n".join([self.lines[0]] + hoist + body) + "\n"
-        filename = f"<block {self.name} {id(self)}>"
-        namespace: dict[str, Any] = {}
-        exec(compile(src, filename, "exec"), self.compiler.globals, namespace)  # noqa: S102
-        fn = namespace[self.name]
-        fn.origin = self.origin
-        fn.filename = filename
-        fn.source = src
-        return fn
-
-
-_ENV_READ = re.compile(r"_e\.([A-Za-z_][A-Za-z0-9_]*)")
-
-
-def block_error(fn: Callable, exc: BaseException) -> ExprError:
-    """The expression of a generated block that raised `exc`, as an error at its place."""
-    tb = exc.__traceback__
-    line = None
-    while tb is not None:
-        if tb.tb_frame.f_code.co_filename == fn.filename:
-            line = tb.tb_lineno
-        tb = tb.tb_next
-    loc, text = fn.origin.get(line, (None, ""))
-    return ExprError(f"expression '{text}' failed: {exc}", loc)
-
-
 def _end_pos(text: str) -> tuple[int, int]:
     lines = text.split("\n")
     return len(lines), len(lines[-1]) + 1
@@ -217,13 +224,18 @@ def _place(source: Source | None, text: str, line: int, col: int) -> Loc | None:
 
 
 def _caret(text: str, line: int, col: int) -> str:
+    """The line of the expression with a caret under the column (a long line cut to a window round it)."""
     lines = text.split("\n")
     src = lines[line - 1] if 0 < line <= len(lines) else text
-    return f"    {src}\n    {' ' * (col - 1)}^"
+    start = max(0, min(col - 40, len(src) - 80))
+    if start or len(src) > 80:
+        src = src[start:start + 80]
+    return f"    {src}\n    {' ' * (col - 1 - start)}^"
 
 
 class _Job:
-    """Compiles one expression: a scope stack for comprehension variables, and what it uses."""
+    """Compiles one expression: a scope stack for comprehension variables, what it uses, and the type of
+    every node."""
 
     def __init__(self, comp: Compiler, text: str, source: Source | None, site: Site) -> None:
         self.c = comp
@@ -231,7 +243,7 @@ class _Job:
         self.text = text
         self.source = source
         self.site = site
-        self.locals: list[str] = []
+        self.locals: list[tuple[str, str]] = []
         self.uses: set[str] = set()
 
     def error(self, msg: str, node: Any) -> ExprError:
@@ -242,122 +254,210 @@ class _Job:
         line, col = line or 1, col or 1
         return ExprError(msg, _place(self.source, self.text, line, col), _caret(self.text, line, col))
 
-    def emit(self, t: Any) -> str:
+    def check_depth(self, tree: Tree) -> None:
+        """Refuse an expression nested deeper than MAX_DEPTH (walked without recursion)."""
+        stack = [(tree, 1, 0)]
+        while stack:
+            node, depth, comps = stack.pop()
+            if not isinstance(node, Tree):
+                continue
+            comps += node.data in ("listcomp", "genexp")
+            if depth > MAX_DEPTH:
+                raise self.error(f"expression nested more than {MAX_DEPTH} levels deep", node)
+            if comps > MAX_COMPREHENSIONS:
+                raise self.error(f"more than {MAX_COMPREHENSIONS} comprehensions nested in one another", node)
+            stack.extend((child, depth + 1, comps) for child in node.children)
+
+    def emit(self, t: Any) -> tuple[ast.expr, str]:
         if isinstance(t, Token):
             raise self.error(f"unexpected '{t}'", t)
         return getattr(self, "_" + t.data)(t)
 
+    def _local(self, name: str) -> str | None:
+        for n, t in reversed(self.locals):
+            if n == name:
+                return t
+        return None
+
     # -- atoms -------------------------------------------------------------------------------
-    def _name(self, t: Tree) -> str:
+    def _name(self, t: Tree) -> tuple[ast.expr, str]:
         tok = t.children[0]
         name = str(tok)
-        if name in self.locals:
-            return "_v_" + name
+        lt = self._local(name)
+        if lt is not None:
+            return local(name), lt
         if name in self.site.vars:
             self.uses.add(name)
-            return "_e." + name
+            return env_read(name), self.ns.var_types.get(name, T.ANY)
         if name in self.ns.names:
             if not self.site.names:
                 raise self.error(f"'{name}' cannot be used in {self.site.what}", tok)
             self.uses.add(name)
-            return "_e." + name
+            return env_read(USER + checked(name)), self.ns.types.get(name, T.ANY)
         if name in self.ns.constants:
-            return self.c.const_ref(self.ns.constants[name])
+            v = self.ns.constants[name]
+            return self.c.const_ref(v), _const_type(v)
         if name in PURE or name in self.ns.context_funcs:
             raise self.error(f"'{name}' is a function: call it as {name}(...)", tok)
         raise self.error(f"unknown name '{name}'{did_you_mean(name, self._visible())}", tok)
 
     def _visible(self) -> list[str]:
-        out = list(self.locals) + list(self.site.vars) + list(self.ns.constants)
+        out = [n for n, _t in self.locals] + list(self.site.vars) + list(self.ns.constants)
         if self.site.names:
             out += list(self.ns.names)
         return out
 
-    def _int(self, t: Tree) -> str:
-        return str(int(t.children[0]))
+    def _int(self, t: Tree) -> tuple[ast.expr, str]:
+        digits = str(t.children[0])
+        if len(digits) > MAX_INT_DIGITS:
+            raise self.error(f"number too large (at most {MAX_INT_DIGITS} digits)", t.children[0])
+        return literal(int(digits)), T.INT
 
-    def _string(self, t: Tree) -> str:
-        return repr(str(t.children[0])[1:-1])
+    def _string(self, t: Tree) -> tuple[ast.expr, str]:
+        return literal(str(t.children[0])[1:-1]), T.STR
 
-    def _card(self, t: Tree) -> str:
+    def _card(self, t: Tree) -> tuple[ast.expr, str]:
         tok = t.children[0]
         try:
             card = self.ns.card_literal(str(tok))
         except ValueError as e:
             raise self.error(getattr(e, "message", str(e)), tok) from None
-        return self.c.const_ref(card)
+        return self.c.const_ref(card), _const_type(card)
 
-    def _list(self, t: Tree) -> str:
+    def _list(self, t: Tree) -> tuple[ast.expr, str]:
         items = [self.emit(x) for x in t.children if x is not None]
-        return "[" + ", ".join(items) + "]"
+        et = T.NONE
+        for _n, it in items:
+            et = T.join(et, it)
+        return ast.List([n for n, _t in items], ast.Load()), T.list_of(T.ANY if et == T.NONE else et)
 
     # -- comprehensions ----------------------------------------------------------------------
-    def _comp(self, elt: Any, comp_for: Tree) -> str:
+    def _comp(self, elt: Any, comp_for: Tree) -> tuple[ast.ListComp, str]:
         var_tok, iterable, *conds = comp_for.children
         var = str(var_tok)
-        it = self.emit(iterable)
-        self.locals.append(var)
+        if not IDENT.fullmatch(var):
+            raise self.error(f"'{var}' is not a valid name", var_tok)
+        it, itype = self.emit(iterable)
+        et = T.elem(itype)
+        if et is None:
+            raise self.error(f"'for' needs a list, not {T.words(itype)}", iterable)
+        self.locals.append((var, et))
         try:
-            body = self.emit(elt)
-            ifs = "".join(f" if {self.emit(cif.children[0])}" for cif in conds)
+            body, bt = self.emit(elt)
+            ifs = [self.emit(cif.children[0])[0] for cif in conds]
         finally:
             self.locals.pop()
-        return f"{body} for _v_{var} in {it}{ifs}"
+        gen = ast.comprehension(local(var, store=True), it, ifs, 0)
+        return ast.ListComp(body, [gen]), T.list_of(bt)
 
-    def _listcomp(self, t: Tree) -> str:
-        return "[" + self._comp(t.children[0], t.children[1]) + "]"
+    def _listcomp(self, t: Tree) -> tuple[ast.expr, str]:
+        return self._comp(t.children[0], t.children[1])
 
     # -- operators ---------------------------------------------------------------------------
-    def _cond(self, t: Tree) -> str:
-        a, c, b = (self.emit(x) for x in t.children)
-        return f"({a} if {c} else {b})"
+    def _cond(self, t: Tree) -> tuple[ast.expr, str]:
+        (a, at), (c, _ct), (b, bt) = (self.emit(x) for x in t.children)
+        return ast.IfExp(c, a, b), T.join(at, bt)
 
-    def _or_(self, t: Tree) -> str:
-        return f"({self.emit(t.children[0])} or {self.emit(t.children[1])})"
+    def _or_(self, t: Tree) -> tuple[ast.expr, str]:
+        (a, at), (b, bt) = self.emit(t.children[0]), self.emit(t.children[1])
+        return ast.BoolOp(ast.Or(), [a, b]), T.join(at, bt)
 
-    def _and_(self, t: Tree) -> str:
-        return f"({self.emit(t.children[0])} and {self.emit(t.children[1])})"
+    def _and_(self, t: Tree) -> tuple[ast.expr, str]:
+        (a, at), (b, bt) = self.emit(t.children[0]), self.emit(t.children[1])
+        return ast.BoolOp(ast.And(), [a, b]), T.join(at, bt)
 
-    def _not_(self, t: Tree) -> str:
-        return f"(not {self.emit(t.children[0])})"
+    def _not_(self, t: Tree) -> tuple[ast.expr, str]:
+        return ast.UnaryOp(ast.Not(), self.emit(t.children[0])[0]), T.BOOL
 
-    def _compare(self, t: Tree) -> str:
-        parts = [self.emit(t.children[0])]
+    def _compare(self, t: Tree) -> tuple[ast.expr, str]:
+        left, lt = self.emit(t.children[0])
+        first = left
+        ops, rights = [], []
         for i in range(1, len(t.children), 2):
             op = " ".join(str(x) for x in t.children[i].children)
-            parts.append(op)
-            parts.append(self.emit(t.children[i + 1]))
-        return "(" + " ".join(parts) + ")"
+            right, rt = self.emit(t.children[i + 1])
+            self._check_compare(op, lt, rt, t.children[i])
+            ops.append(_COMPARE[op]())
+            rights.append(right)
+            lt = rt
+        return ast.Compare(first, ops, rights), T.BOOL
 
-    def _binop(self, t: Tree) -> str:
+    def _check_compare(self, op: str, lt: str, rt: str, where: Any) -> None:
+        if op in ("==", "!="):
+            if not T.comparable(lt, rt):
+                always = "false" if op == "==" else "true"
+                raise self.error(f"'{op}' compares {T.words(lt)} with {T.words(rt)}: always {always}", where)
+        elif op in ("in", "not in"):
+            et = T.elem(rt)
+            if et is None and rt != T.STR:
+                raise self.error(f"'{op}' needs a list on its right, not {T.words(rt)}", where)
+            if et is not None and not T.comparable(lt, et):
+                raise self.error(f"'{op}' looks for {T.words(lt)} in {T.words(rt)}: never there", where)
+        elif not ((T.is_num(lt) and T.is_num(rt)) or (lt in (T.STR, T.ANY, T.NONE) and rt in (T.STR, T.ANY, T.NONE))):
+            raise self.error(f"'{op}' cannot order {T.words(lt)} and {T.words(rt)}", where)
+
+    def _binop(self, t: Tree) -> tuple[ast.expr, str]:
         a, op, b = t.children
-        left, right = self.emit(a), self.emit(b)
+        (left, lt), (right, rt) = self.emit(a), self.emit(b)
+        nums = T.is_num(lt) and T.is_num(rt)
+        known = T.ANY not in (lt, rt) and T.NONE not in (lt, rt)
+        if op == "+":
+            if nums and known:
+                return ast.BinOp(left, ast.Add(), right), T.INT
+            if nums:
+                return call("_add", left, right), T.INT
+            res = T.join(lt, rt)
+            if res == T.STR or res.startswith("list:") or (res == T.ANY and not known):
+                return call("_add", left, right), res
+            raise self.error(f"'+' cannot add {T.words(lt)} and {T.words(rt)}", op)
+        if not nums:
+            raise self.error(f"'{op}' needs numbers, not {T.words(lt if not T.is_num(lt) else rt)}", op)
         if op == "//":
-            return f"_div({left}, {right})"
+            return call("_div", left, right), T.INT
         if op == "%":
-            return f"_mod({left}, {right})"
-        return f"({left} {op} {right})"
+            return call("_mod", left, right), T.INT
+        if op == "*":
+            return (ast.BinOp(left, ast.Mult(), right) if known else call("_mul", left, right)), T.INT
+        return ast.BinOp(left, ast.Sub(), right), T.INT
 
-    def _neg(self, t: Tree) -> str:
-        return f"(-{self.emit(t.children[0])})"
+    def _neg(self, t: Tree) -> tuple[ast.expr, str]:
+        node, nt = self.emit(t.children[0])
+        if not T.is_num(nt):
+            raise self.error(f"'-' needs a number, not {T.words(nt)}", t)
+        return ast.UnaryOp(ast.USub(), node), T.INT
 
-    def _index(self, t: Tree) -> str:
-        return f"_gi({self.emit(t.children[0])}, {self.emit(t.children[1])})"
+    def _index(self, t: Tree) -> tuple[ast.expr, str]:
+        (xs, xt), (i, it) = self.emit(t.children[0]), self.emit(t.children[1])
+        et = T.elem(xt)
+        if et is None:
+            raise self.error(f"only a list can be indexed, not {T.words(xt)}", t.children[0])
+        if not T.is_num(it):
+            raise self.error(f"a list index must be a number, not {T.words(it)}", t.children[1])
+        return call("_gi", xs, i), et
 
-    def _attr(self, t: Tree) -> str:
+    def _attr(self, t: Tree) -> tuple[ast.expr, str]:
         obj, attr_tok = t.children
         attr = str(attr_tok)
         if isinstance(obj, Tree) and obj.data == "name" and str(obj.children[0]) == "opt" \
-                and "opt" not in self.locals:
+                and self._local("opt") is None:
             if attr not in self.ns.options:
                 raise self.error(f"unknown option '{attr}'{did_you_mean(attr, self.ns.options)}", attr_tok)
-            return self.c.const_ref(self.ns.options[attr])
-        target = self.emit(obj)
-        if attr.startswith("_") or attr not in self.ns.attrs:
+            v = self.ns.options[attr]
+            node = literal(v) if v is None or type(v) in (bool, int, str) else self.c.const_ref(v)
+            return node, self.ns.option_types.get(attr, _const_type(v))
+        target, ot = self.emit(obj)
+        if "_a_" + attr not in self.c.globals:
             raise self.error(f"unknown attribute '{attr}'{did_you_mean(attr, self.ns.attrs)}", attr_tok)
-        return f"_ga({target}, {attr!r}, None)"  # the name is known and public: getattr with a default
+        table = self.ns.attr_types.get(ot)
+        if ot in (T.ANY, T.NONE) or not self.ns.attr_types:
+            at = T.ANY
+        elif table is None or attr not in table:
+            raise self.error(f"{T.words(ot)} has no attribute '{attr}'", attr_tok)
+        else:
+            at = table[attr]
+        return call("_a_" + attr, target), at
 
-    def _call(self, t: Tree) -> str:
+    def _call(self, t: Tree) -> tuple[ast.expr, str]:
         callee, arguments = t.children
         if not (isinstance(callee, Tree) and callee.data == "name"):
             raise self.error("only named functions can be called", callee)
@@ -366,26 +466,48 @@ class _Job:
         # the function is checked before its arguments, so the leftmost error is the one reported
         if fname in PURE:
             lo, hi = PURE[fname][1:3]
-            target = f"_b_{fname}"
+            target: ast.expr = internal("_b_" + fname)
+            sig = _PURE_TYPES.get(fname)
         elif fname in self.ns.context_funcs:
             if fname not in self.site.funcs:
                 raise self.error(f"'{fname}' cannot be used in {self.site.what}", tok)
             lo, hi = self.ns.context_funcs[fname]
             self.uses.add(fname + "()")
-            target = f"_e.f_{fname}"
+            target = env_read("f_" + checked(fname))
+            sig = self.ns.func_types.get(fname)
         else:
             known = list(PURE) + [f for f in self.ns.context_funcs if f in self.site.funcs]
             raise self.error(f"unknown function '{fname}'{did_you_mean(fname, known)}", tok)
         if arguments is None:
-            args, nargs = "", 0
+            args: list[tuple[ast.expr, str]] = []
+            nodes: list[Any] = []
         elif arguments.data == "genexp":
             # a list, not a generator: expressions are pure and total, and a list comprehension runs faster
-            args, nargs = "[" + self._comp(arguments.children[0], arguments.children[1]) + "]", 1
+            args, nodes = [self._comp(arguments.children[0], arguments.children[1])], [arguments]
         else:
-            items = [self.emit(x) for x in arguments.children if x is not None]
-            args, nargs = ", ".join(items), len(items)
-        self._arity(fname, nargs, lo, hi, tok)
-        return f"{target}({args})"
+            nodes = [x for x in arguments.children if x is not None]
+            args = [self.emit(x) for x in nodes]
+        self._arity(fname, len(args), lo, hi, tok)
+        result = sig[1] if sig else T.ANY
+        if sig:
+            for (_n, at), want, node in zip(args, sig[0], nodes, strict=False):
+                if not T.fits(want, at):
+                    raise self.error(f"{fname}() needs {T.words(want)}, not {T.words(at)}", node)
+        if fname in ("max", "min", "first"):
+            result = self._pick_type(fname, [at for _n, at in args], nodes)
+        return ast.Call(target, [n for n, _t in args], []), result
+
+    def _pick_type(self, fname: str, types: list[str], nodes: list[Any]) -> str:
+        """The type of max(), min() or first(): an item of the list argument, or one of the arguments."""
+        if len(types) == 1 and (types[0].startswith("list:") or fname == "first"):
+            et = T.elem(types[0]) or T.ANY
+        else:
+            et = T.NONE
+            for x in types:
+                et = T.join(et, x)
+        if fname != "first" and not (T.is_num(et) or et == T.STR):
+            raise self.error(f"{fname}() needs numbers, not {T.words(et)}", nodes[0] if nodes else None)
+        return T.INT if fname != "first" and et in (T.BOOL, T.NONE) else et
 
     def _arity(self, fname: str, n: int, lo: int, hi: int | None, tok: Any) -> None:
         if n < lo or (hi is not None and n > hi):

@@ -2,6 +2,7 @@
 call, give, demand), and their notation both ways."""
 from __future__ import annotations
 
+from ..checks import action_id
 from ..errors import InvalidActionError, did_you_mean
 from .base import RulesetBase
 
@@ -29,7 +30,11 @@ class ActionPart(RulesetBase):
 
     def action_str(self, a: int) -> str:
         """The notation of an action id: `play <card>`, `discard <card>`, `bid <contract>`, `trump <suit>`, `pass`,
-        `demand <card>`, `give <card>`…"""
+        `demand <card>`, `give <card>`…; InvalidActionError for an id that is none."""
+        if type(a) is not int or not 0 <= a < self.num_actions:
+            a = action_id(a)
+            if not 0 <= a < self.num_actions:
+                raise InvalidActionError(f"no action {a} (ids are 0 to {self.num_actions - 1})")
         nc = self.deck.size
         if a < nc:
             return "play " + self.deck.name(a)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from ..envs import AUCTION_FUNCS, SEAT_VARS
 from ..lang import Expr, Site
+from ..lang import types as T
 from .base import RulesetBase
 from .contracts import Contract
 
@@ -33,18 +34,19 @@ class AuctionPart(RulesetBase):
     def _compile_auction(self) -> None:
         data = self.spec.data
         ap = data["auction"].get("all_pass") or {"then": "redeal"}
-        first = self._expr(("auction", "first"), Site("auction.first", SEAT_VARS, AUCTION_FUNCS), "forehand")
+        first = self._expr(("auction", "first"), Site("auction.first", SEAT_VARS, AUCTION_FUNCS, result=T.INT),
+                           "forehand")
         force_contract = force_who = None
         extra: tuple[Contract, ...] = ()
         if ap["then"] == "force" and ap.get("contracts"):  # the forced seat chooses one of these contracts
             extra = tuple(self._contract_ref(c, ("auction", "all_pass", "contracts", i))
                           for i, c in enumerate(ap["contracts"]))
             force_who = self._expr(("auction", "all_pass", "who"), Site("auction.all_pass.who", SEAT_VARS,
-                                                                         AUCTION_FUNCS), "forehand")
+                                                                         AUCTION_FUNCS, result=T.INT), "forehand")
         elif ap["then"] == "force":
             force_contract = self._contract_ref(ap.get("contract"), ("auction", "all_pass", "contract"))
             force_who = self._expr(("auction", "all_pass", "who"), Site("auction.all_pass.who", SEAT_VARS,
-                                                                         AUCTION_FUNCS), "forehand")
+                                                                         AUCTION_FUNCS, result=T.INT), "forehand")
         elif ap["then"] == "auction":
             extra = tuple(self._contract_ref(c, ("auction", "all_pass", "contracts", i))
                           for i, c in enumerate(ap.get("contracts") or []))

@@ -3,18 +3,37 @@ expressions (`names`, contract and suit names, `opt`), and compiling the express
 file, with errors collected at their place."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import ast
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..cards import Deck, Suit
-from ..envs import CONTEXT_FUNCS, DEAL_VARS, FOLLOW_VARS, NAME_FUNCS, NAME_VARS, CardEnv
-from ..errors import ExprError, SpecError, did_you_mean
+from ..envs import (
+    CONTEXT_FUNCS,
+    CONTEXT_TYPES,
+    DEAL_VARS,
+    FOLLOW_VARS,
+    NAME_FUNCS,
+    NAME_VARS,
+    VAR_TYPES,
+    CardEnv,
+    DealEnv,
+    name_attr,
+)
+from ..errors import ExprError, SpecError, did_you_mean, quoted
 from ..lang import Compiler, Expr, Namespace, Site
+from ..lang import types as T
+from ..lang.block import IDENT
 from ..spec.resolve import ResolvedSpec
 from .contracts import Contract
 
 BASE_ATTRS = {"name", "rank", "suit", "letter", "index", "points", "level", "value", "title"}
 _MISSING = object()
+# what a user name (`names`, `let`) may not be: the context variables, the attributes of the environments, the
+# words of the language
+RESERVED = (DEAL_VARS | FOLLOW_VARS | frozenset(VAR_TYPES) | {"choice", "opt", "seats", "bidder"}
+            | {n for cls in (CardEnv, DealEnv) for n in dir(cls) if not n.startswith("_")}
+            | {"if", "else", "for", "in", "not", "and", "or"})
 
 
 @dataclass(eq=False)
@@ -76,12 +95,7 @@ class RulesetBase:
             consts[c.name] = c
         for c in deck.cards:
             consts[c.name] = c
-        names = list((data.get("names") or {}).keys())
-        reserved = DEAL_VARS | FOLLOW_VARS | {"choice", "opt"}
-        for name in names:
-            if name in reserved:
-                self._errors.append(SpecError(f"'{name}' is a built-in name and cannot be defined in names",
-                                              self.spec.doc.key_loc(("names", name))))
+        names = [n for n in (data.get("names") or {}) if self.user_name(("names", n), "names")]
 
         def card_literal(text: str):
             cid = deck.by_name.get(text)
@@ -89,10 +103,44 @@ class RulesetBase:
                 raise ExprError(f"unknown card '{text}'{did_you_mean(text, deck.by_name)}")
             return deck.cards[cid]
 
-        self.namespace = Namespace(consts, set(names), dict(self.spec.options), attrs, CONTEXT_FUNCS, card_literal)
+        card_attrs = {"name": T.STR, "rank": T.STR, "suit": T.SUIT, "points": T.INT}
+        suit_attrs = {"name": T.STR, "letter": T.STR, "index": T.INT}
+        for s in deck.suits:
+            for k, v in s.attrs.items():
+                suit_attrs[k] = T.join(suit_attrs.get(k, T.NONE), T.of_value(v))
+        contract_attrs = {"name": T.STR, "title": T.STR, "level": T.INT, "value": T.INT}
+        for c in self.contracts:
+            for k, v in (data["contracts"][c.name].get("attrs") or {}).items():
+                contract_attrs[k] = T.join(contract_attrs.get(k, T.NONE), T.of_value(v))
+        types = {T.CARD: card_attrs, T.SUIT: suit_attrs, T.CONTRACT: contract_attrs}
+        self.namespace = Namespace(consts, set(names), dict(self.spec.options), attrs, CONTEXT_FUNCS, card_literal,
+                                   {}, types, VAR_TYPES, CONTEXT_TYPES, self._option_types())
         self.compiler = Compiler(self.namespace)
 
+    def _option_types(self) -> dict[str, str]:
+        """The type of each option's value: one type for all its choices, or `any` when they differ."""
+        out = {}
+        for key, choices in self.spec.choices.items():
+            t = T.NONE
+            for c in choices:
+                t = T.join(t, T.of_value(c))
+            out[key] = t
+        return out
+
     # -- expressions ---------------------------------------------------------------------------------
+    def user_name(self, path: tuple, what: str) -> bool:
+        """Whether the key at the end of a path may name a value (`names`, `let`); if not, an error."""
+        name = path[-1]
+        msg = None
+        if not isinstance(name, str) or not IDENT.fullmatch(name):
+            msg = (f"{quoted(name)} is not a valid name in {what} (letters, digits and '_', starting with a letter, "
+                   f"at most 63 characters)")
+        elif name in RESERVED or name in ("none", "true", "false"):
+            msg = f"'{name}' is a built-in name and cannot be defined in {what}"
+        if msg:
+            self._errors.append(SpecError(msg, self.spec.doc.key_loc(path)))
+        return msg is None
+
     def _expr(self, path: tuple, site: Site, default: Any = _MISSING) -> Expr | None:
         """Compile the expression at a path (or the default); errors are collected."""
         memo = (path, site)
@@ -108,7 +156,7 @@ class RulesetBase:
             e = self.compiler.compile(value, src, site)
         except ExprError as err:
             self._errors.append(err)
-            e = self.compiler.compile(0, None, site)
+            e = self.compiler.compile(0, None, replace(site, result=T.ANY))
         self._memo[memo] = e
         return e
 
@@ -134,9 +182,12 @@ class RulesetBase:
         site = Site("names", NAME_VARS, NAME_FUNCS)
         compiled: dict[str, Expr] = {}
         for name in data:
+            if name not in self.namespace.names:
+                continue
             e = self._expr(("names", name), site)
             if e is not None:
                 compiled[name] = e
+                self.namespace.types[name] = e.type
         order: list[str] = []
         state: dict[str, int] = {}
 
@@ -162,30 +213,33 @@ class RulesetBase:
         self.base_names = {} if self.names_broken else self.eval_names(CardEnv(self.deck, None))
 
     def eval_names(self, env: CardEnv) -> dict[str, Any]:
+        """The values of the variant's names with one trump context, by their environment attribute
+        (`envs.name_attr`), and given to `env` as they are worked out."""
         out: dict[str, Any] = {}
         for name, e in self.name_exprs:
             try:
                 v = e(env)
             except Exception as ex:  # an expression that fails on some trump is a variant error
                 raise SpecError(f"name '{name}' cannot be evaluated with trumps {env.trump}: {ex}", e.loc) from None
-            out[name] = v
-            setattr(env, name, v)
+            out[name_attr(name)] = v
+            env.__dict__[name_attr(name)] = v
         return out
 
-    def code(self, path: tuple | None, site: Site, local_names: tuple[str, ...] = (),
-             default: Any = _MISSING) -> tuple[str, Any, str]:
-        """Python source for the expression at a path (or the default), with its place and text; errors are
+    def code(self, path: tuple | None, site: Site, local_names: dict[str, str] | tuple[str, ...] = (),
+             default: Any = _MISSING) -> tuple[ast.expr, Any, str]:
+        """The tree of the expression at a path (or the default), with its place and text; errors are
         collected and a harmless stand-in returned."""
         value = _get_path(self.spec.data, path)
         src = self.spec.doc.source(path) if path is not None else None
         if value is _MISSING or value is None:
             value, src = (0 if default is _MISSING else default), None
         try:
-            code, uses = self.compiler.code(value, src, site, local_names)
+            code, uses, t = self.compiler.code(value, src, site, local_names)
         except ExprError as err:
             self._errors.append(err)
-            code, uses = "0", frozenset()
+            code, uses, t = ast.Constant(0), frozenset(), T.ANY
         self.last_uses = uses
+        self.last_type = t
         return code, (src.loc if src else None), str(value)
 
     def _contract_ref(self, name: Any, path: tuple) -> Contract:

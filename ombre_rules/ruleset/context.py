@@ -7,6 +7,7 @@ from ..cards import Suit
 from ..envs import NAME_FUNCS, NAME_VARS, CardEnv
 from ..errors import SpecError
 from ..lang import Site
+from ..lang import types as T
 from .base import RulesetBase
 from .contracts import Contract
 
@@ -114,7 +115,7 @@ class RankTables(RulesetBase):
                 src = self.spec.doc.source(path + (i,))
                 if label.isdigit() or label in {c.rank for c in self.deck.cards}:
                     raise SpecError(f"no card of rank '{label}' in {suit.name}", src.loc)
-                e = self.compiler.compile(item, src, Site("ranking", NAME_VARS, NAME_FUNCS))
+                e = self.compiler.compile(item, src, Site("a ranking item", NAME_VARS, NAME_FUNCS, result=T.CARD))
                 card = e(env)
                 if card is None:
                     continue

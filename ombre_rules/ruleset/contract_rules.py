@@ -8,6 +8,7 @@ from typing import Any
 from ..envs import DEAL_FUNCS, DEAL_VARS
 from ..errors import SpecError, did_you_mean
 from ..lang import Site
+from ..lang import types as T
 from .base import RulesetBase, _get_path
 from .contracts import CallRules, Contract, ExchangeRules, Limits
 
@@ -30,13 +31,15 @@ class ContractPart(RulesetBase):
         else:
             c.trump_mode = trump
         c.trump_after_exchange = bool(data.get("trump_after_exchange", False))
-        c.trump_allowed = self._expr(cp + ("trump_allowed",),
-                                     Site("trump_allowed", DEAL_VARS | {"choice"}, DEAL_FUNCS))
-        bsite = Site("a bid condition", DEAL_VARS | {"bidder"}, DEAL_FUNCS)
+        c.trump_allowed = self._expr(cp + ("trump_allowed",), Site("trump_allowed", DEAL_VARS | {"choice"},
+                                                                   DEAL_FUNCS, result=T.COND))
+        bsite = Site("a bid condition", DEAL_VARS | {"bidder"}, DEAL_FUNCS, result=T.COND)
         c.bid_when = self._expr(cp + ("bid_when",), bsite)
-        c.show = self._expr(cp + ("show",), bsite)
+        c.show = self._expr(cp + ("show",), Site("show", DEAL_VARS | {"bidder"}, DEAL_FUNCS,
+                                                 result=T.list_of(T.CARD)))
         if data.get("expose"):
-            c.expose = (self._expr(cp + ("expose", "who"), Site("expose.who", DEAL_VARS, DEAL_FUNCS), "declarer"),
+            who = Site("expose.who", DEAL_VARS, DEAL_FUNCS, result=T.SEATS)
+            c.expose = (self._expr(cp + ("expose", "who"), who, "declarer"),
                         data["expose"].get("from", "opening_lead"))
         c.ranking = data.get("ranking", "")
         if c.ranking and c.ranking not in (self.spec.data.get("rankings") or {}):
@@ -44,7 +47,7 @@ class ContractPart(RulesetBase):
                 f"unknown ranking '{c.ranking}'{did_you_mean(c.ranking, self.spec.data.get('rankings') or {})}",
                 self.loc(cp + ("ranking",))))
             c.ranking = ""
-        site = Site("exchange limits", DEAL_VARS, DEAL_FUNCS)
+        site = Site("an exchange limit", DEAL_VARS, DEAL_FUNCS, result=T.INT)
 
         def limits(who: str, lo: Any, hi: Any) -> Limits:
             out = []
@@ -66,7 +69,8 @@ class ContractPart(RulesetBase):
         self._compile_play(c, cp)
         p = self._pick(cp + ("call",), ("call",))
         if p:
-            allowed = self._expr(p + ("allowed",), Site("call.allowed", DEAL_VARS | {"choice"}, DEAL_FUNCS), True)
+            allowed = self._expr(p + ("allowed",), Site("call.allowed", DEAL_VARS | {"choice"}, DEAL_FUNCS,
+                                                         result=T.COND), True)
             c.call = CallRules(allowed, _get_path(self.spec.data, p + ("mode",)) == "demand")
         if c.play.follow not in self.follow_lists:
             self.follow_lists.append(c.play.follow)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import Suit
+from ..checks import as_count
 from ..lang import Expr
 
 
@@ -19,8 +20,8 @@ class Limits:
 
     def __post_init__(self) -> None:
         # plain attributes, read on every exchange: the limits' values when they are constants, else None
-        object.__setattr__(self, "min_const", int(self.min.value) if self.min.constant else None)
-        object.__setattr__(self, "max_const", int(self.max.value) if self.max.constant else None)
+        object.__setattr__(self, "min_const", as_count(self.min.value) if self.min.constant else None)
+        object.__setattr__(self, "max_const", as_count(self.max.value) if self.max.constant else None)
 
 
 @dataclass(frozen=True)

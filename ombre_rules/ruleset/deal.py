@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..errors import SpecError
 from ..lang import Site
+from ..lang import types as T
 from .base import RulesetBase
 
 
@@ -59,7 +60,7 @@ class DealPart(RulesetBase):
         n = self.players
         self.sitters: list[tuple[int, ...]] = [()] * n
         e = self._expr(("sit_out", "who"), Site("sit_out.who", frozenset({"dealer", "seats"}), frozenset(),
-                                                names=False))
+                                                names=False, result=T.SEATS))
         if e is not None and not self._errors:
             for d in range(n):
                 try:

@@ -10,6 +10,7 @@ from ..cards import Card
 from ..envs import DEAL_FUNCS, DEAL_VARS, NAME_FUNCS, SEAT_VARS, CardEnv
 from ..errors import SpecError
 from ..lang import Expr, Site
+from ..lang import types as T
 
 if TYPE_CHECKING:
     from .base import RulesetBase as Ruleset  # the part of a Ruleset a builder uses
@@ -58,7 +59,7 @@ class Excuse:
 def _card_mask(rs: Ruleset, path: tuple, what: str, default: Any) -> int:
     """The cards for which a card-level expression holds (evaluated once, without trumps)."""
     errors = len(rs._errors)
-    e = rs._expr(path, Site(what, CARD_SITE_VARS, NAME_FUNCS), default)
+    e = rs._expr(path, Site(what, CARD_SITE_VARS, NAME_FUNCS, result=T.COND), default)
     if e is None or len(rs._errors) > errors:
         return 0
     env = CardEnv(rs.deck, None)
@@ -78,7 +79,7 @@ def _card_mask(rs: Ruleset, path: tuple, what: str, default: Any) -> int:
 def _one_card(rs: Ruleset, path: tuple, what: str) -> int:
     """The card an expression names; -1 (and an error at its place) if it names none."""
     errors = len(rs._errors)
-    e = rs._expr(path, Site(what, frozenset(), NAME_FUNCS))
+    e = rs._expr(path, Site(what, frozenset(), NAME_FUNCS, result=T.CARD))
     if e is None or len(rs._errors) > errors:
         return -1
     env = CardEnv(rs.deck, None)
@@ -114,7 +115,7 @@ def build_mechanics(rs: Ruleset) -> None:
     rs.opening = None
     if auction.get("opening"):
         op = ("auction", "opening")
-        seat = rs._expr(op + ("seat",), Site("auction.opening.seat", SEAT_VARS, frozenset()), "forehand")
+        seat = rs._expr(op + ("seat",), Site("auction.opening.seat", SEAT_VARS, frozenset(), result=T.INT), "forehand")
         rs.opening = Opening(seat, rs._contract_ref(auction["opening"].get("contract"), op + ("contract",)))
     rs.lay_away = None
     rs.demands = None

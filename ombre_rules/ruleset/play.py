@@ -8,6 +8,7 @@ from typing import Any
 from ..envs import DEAL_FUNCS, DEAL_VARS, FOLLOW_FUNCS, FOLLOW_VARS
 from ..errors import SpecError
 from ..lang import Expr, Site
+from ..lang import types as T
 from .base import RulesetBase, _get_path
 from .context import Context
 from .contracts import Contract, PlayRules
@@ -17,12 +18,13 @@ class PlayPart(RulesetBase):
     """The ruleset's part that compiles the play rules and builds the follow tables."""
 
     def _compile_play(self, c: Contract, cp: tuple) -> None:
-        psite = Site("play", DEAL_VARS, DEAL_FUNCS)
+        lsite = Site("play.first_leader", DEAL_VARS, DEAL_FUNCS, result=T.INT)
+        psite = Site("a play condition", DEAL_VARS, DEAL_FUNCS, result=T.COND)
         p = self._pick(cp + ("play", "first_leader"), ("play", "first_leader"))
-        first = self._expr(p, psite) if p else self.compiler.compile("forehand", None, psite)
+        first = self._expr(p, lsite) if p else self.compiler.compile("forehand", None, lsite)
         follow = []
         p = self._pick(cp + ("play", "follow"), ("play", "follow"))
-        fsite = Site("a play obligation", FOLLOW_VARS, FOLLOW_FUNCS)
+        fsite = Site("a play obligation", FOLLOW_VARS, FOLLOW_FUNCS, result=T.COND)
         for i, _ob in enumerate(_get_path(self.spec.data, p) if p else []):
             must = self._expr(p + (i, "must"), fsite)
             exempt = self._expr(p + (i, "exempt"), fsite)

@@ -1,12 +1,15 @@
-"""The end of a deal compiled as one generated function per contract: the `let` values, the first outcome
-whose condition holds, the scoring lets, and that outcome's payment steps, in order."""
+"""The end of a deal compiled as one generated function per contract (built as `ast` nodes): the `let` values,
+the first outcome whose condition holds, the scoring lets, and that outcome's payment steps, in order."""
 from __future__ import annotations
 
+import ast
 from typing import TYPE_CHECKING, Any
 
 from ..envs import DEAL_FUNCS, DEAL_VARS, SEAT_VARS, STATE_READS, defenders
 from ..errors import SpecError, did_you_mean
 from ..lang import Site
+from ..lang import types as T
+from ..lang.block import Block, assign, call, internal, literal, local
 
 if TYPE_CHECKING:
     from .base import RulesetBase as Ruleset  # the part of a Ruleset a builder uses
@@ -63,78 +66,107 @@ def from_pool(state, to: Any, amount: Any) -> None:
 TRANSFERS = {"pay": pay, "to_pool": to_pool, "from_pool": from_pool}
 
 
-def _lets(rs: Ruleset, path: tuple, known: tuple[str, ...], block, depth: int) -> tuple[str, ...]:
-    data = rs.spec.data
-    node = data
-    for k in path:
-        node = node.get(k) if isinstance(node, dict) else None
-    names = list(known)
+def _lets(rs: Ruleset, path: tuple, known: dict[str, str], out: list[ast.stmt], block: Block) -> dict[str, str]:
+    """Assignments of the `let` values at a path, in order; the names bound so far, with their types."""
+    node = _get(rs.spec.data, path)
+    names = dict(known)
     for name in (node or {}):
+        if not rs.user_name(path + (name,), "let"):
+            continue
         if name in DEAL_VARS or name in rs.namespace.names or name in names:
             rs._errors.append(SpecError(f"'{name}' is already a name and cannot be defined in let",
                                         rs.spec.doc.key_loc(path + (name,))))
             continue
-        code, loc, text = rs.code(path + (name,), Site(f"let '{name}'", DEAL_VARS, DEAL_FUNCS), tuple(names))
-        block.add(depth, f"_v_{name} = {code}", loc, text)
-        names.append(name)
-    return tuple(names)
+        code, loc, text = rs.code(path + (name,), Site(f"let '{name}'", DEAL_VARS, DEAL_FUNCS), names)
+        out.append(block.mark(assign(local(name, store=True), code), loc, text))
+        names[name] = rs.last_type
+    return names
 
 
-def _steps(rs: Ruleset, oname: str, names: tuple[str, ...], block, depth: int) -> None:
+def _steps(rs: Ruleset, oname: str, names: dict[str, str], block: Block) -> list[ast.stmt]:
+    """The payment steps of one outcome, as calls of the transfers."""
     base = ("scoring", "outcomes", oname)
-    site = Site("scoring", DEAL_VARS, DEAL_FUNCS)
+    out: list[ast.stmt] = []
     for i, st in enumerate(rs.spec.data["scoring"]["outcomes"][oname] or []):
         kind = next(iter(st))
         sp = base + (i, kind)
         body = st[kind] or {}
         if kind == "pay" and ("from" not in body or "to" not in body):
             rs._errors.append(SpecError("a payment needs 'from' and 'to'", rs.loc(sp)))
-        frm = rs.code(sp + ("from",), site, names, "players" if kind == "to_pool" else None)
-        to = rs.code(sp + ("to",), site, names, None)
-        amount = rs.code(sp + ("amount",), site, names, "pool" if kind == "from_pool" else 0)
+        frm = rs.code(sp + ("from",), _SEATS_SITE, names, "players" if kind == "to_pool" else None)
+        to = rs.code(sp + ("to",), _SEATS_SITE, names, None)
+        amount = rs.code(sp + ("amount",), _AMOUNT_SITE, names, "pool" if kind == "from_pool" else 0)
         args = {"pay": (frm[0], to[0]), "to_pool": (frm[0],), "from_pool": (to[0],)}[kind]
-        block.add(depth, f"_{kind}(_st, {', '.join(args)}, {amount[0]})", amount[1] or rs.loc(sp),
-                  str(body.get("amount", "")))
+        stmt = ast.Expr(call("_" + kind, internal("_st"), *args, amount[0]))
+        out.append(block.mark(stmt, amount[1] or frm[1] or to[1] or rs.loc(sp), str(body.get("amount", kind))))
+    return out
+
+
+def _chain(tests: list[tuple[ast.expr, list[ast.stmt], ast.stmt | None]], last: list[ast.stmt]) -> list[ast.stmt]:
+    """`if t1: b1 elif t2: b2 … else: last` as statements (each test marked by the statement `mark`)."""
+    out = last
+    for test, body, mark in reversed(tests):
+        node = ast.If(test, body, out)
+        if mark is not None:
+            node._ombre_origin = mark._ombre_origin  # type: ignore[attr-defined]
+        out = [node]
+    return out
+
+
+_SEATS_SITE = Site("a payment's seats", DEAL_VARS, DEAL_FUNCS, result=T.SEATS)
+_AMOUNT_SITE = Site("a payment's amount", DEAL_VARS, DEAL_FUNCS, result=T.INT)
+_OUTCOME_SITE = Site("an outcome", DEAL_VARS, DEAL_FUNCS, result=T.COND)
+
+
+def _outcome(name: str) -> ast.stmt:
+    return assign(ast.Name("_o", ast.Store()), literal(str(name)))
 
 
 def _build(rs: Ruleset, name: str, contract: Contract | None):
     """The settlement function of one contract (or, without one, of a deal that all passed)."""
-    block = rs.compiler.block(name, "_e, _st")
+    block = rs.compiler.block(name)
     scoring = rs.spec.data["scoring"].get("outcomes") or {}
-    names = _lets(rs, ("let",), (), block, 1)
+    body: list[ast.stmt] = []
+    names = _lets(rs, ("let",), {}, body, block)
     if contract is None:
-        block.add(1, "_o = 'all_pass'")
+        body.append(_outcome("all_pass"))
         reachable = {"all_pass"}
     else:
-        site = Site("an outcome", DEAL_VARS, DEAL_FUNCS)
         path = contract.outcomes_path
-        outs = rs.spec.data
-        for k in path:
-            outs = outs[k]
+        block.where = rs.loc(path)
+        outs = _get(rs.spec.data, path)
         reachable = {o["name"] for o in outs}
+        tests = []
+        last: list[ast.stmt] = []
         for i, o in enumerate(outs):
-            if "when" in o:
-                code, loc, text = rs.code(path + (i, "when"), site, names)
-                block.add(1, f"{'if' if i == 0 else 'elif'} {code}:", loc, text)
-                block.add(2, f"_o = {o['name']!r}")
-            else:
-                block.add(1, "else:" if i else "if True:")
-                block.add(2, f"_o = {o['name']!r}")
+            if "when" not in o:
+                last = [_outcome(o["name"])]
                 break
+            code, loc, text = rs.code(path + (i, "when"), _OUTCOME_SITE, names)
+            tests.append((code, [_outcome(o["name"])], block.mark(ast.Pass(), loc, text)))
         else:
             rs._errors.append(SpecError("the last outcome needs no 'when', so that every deal has an outcome",
                                         rs.loc(path + (len(outs) - 1, "when"))))
-            block.add(1, "else:")
-            block.add(2, "_o = 'none'")
+            last = [_outcome("none")]
+        body += _chain(tests, last) if tests else last
     scored = [o for o in scoring if scoring[o] and o in reachable]
     if scored:
-        block.add(1, f"if _o in {tuple(scored)!r}:")
-        names = _lets(rs, ("scoring", "let"), names, block, 2)
-        for j, oname in enumerate(scored):
-            block.add(2, f"{'if' if j == 0 else 'elif'} _o == {oname!r}:")
-            _steps(rs, oname, names, block, 3)
-    block.add(1, "return _o")
+        inner: list[ast.stmt] = []
+        names = _lets(rs, ("scoring", "let"), names, inner, block)
+        branches = [(ast.Compare(internal("_o"), [ast.Eq()], [literal(str(o))]), _steps(rs, o, names, block), None)
+                    for o in scored]
+        inner += _chain(branches, [])
+        listed = ast.Tuple([literal(str(o)) for o in scored], ast.Load())
+        body.append(ast.If(ast.Compare(internal("_o"), [ast.In()], [listed]), inner, []))
+    body.append(ast.Return(internal("_o")))
+    block.body = body
     return block.build(live=frozenset({"pool"}), direct=STATE_READS)
+
+
+def _get(data: Any, path: tuple) -> Any:
+    for k in path:
+        data = data.get(k) if isinstance(data, dict) else (data[k] if isinstance(data, list) else None)
+    return data
 
 
 def build_settlement(rs: Ruleset) -> None:
@@ -144,26 +176,24 @@ def build_settlement(rs: Ruleset) -> None:
     rs.compiler.globals["_defenders"] = defenders
     known = {"all_pass"}
     for c in rs.contracts:
-        c.finish = _build(rs, f"settle_{c.index}", c)
-        outs = rs.spec.data
-        for k in c.outcomes_path:
-            outs = outs[k]
-        known |= {o["name"] for o in outs}
+        c.finish = _build(rs, f"_settle_{c.index}", c)
+        known |= {o["name"] for o in _get(rs.spec.data, c.outcomes_path)}
     rs.outcome_names = sorted(known)
     for oname in rs.spec.data["scoring"].get("outcomes") or {}:
         if oname not in known:
             rs._errors.append(SpecError(f"scoring for unknown outcome '{oname}'{did_you_mean(oname, known)}",
                                         rs.spec.doc.key_loc(("scoring", "outcomes", oname))))
-    rs.finish_all_pass = _build(rs, "settle_all_pass", None)
+    rs.finish_all_pass = _build(rs, "_settle_all_pass", None)
     rs.ante = None
     rs.ante_static = False
     if rs.spec.data["scoring"].get("ante"):
         a = ("scoring", "ante")
-        block = rs.compiler.block("ante", "_e, _st")
-        site = Site("scoring.ante", DEAL_VARS, DEAL_FUNCS)
-        frm = rs.code(a + ("from",), site, (), "players")
+        block = rs.compiler.block("_ante")
+        block.where = rs.loc(a)
+        frm = rs.code(a + ("from",), _SEATS_SITE, (), "players")
         uses = rs.last_uses
-        amount = rs.code(a + ("amount",), site, (), 0)
+        amount = rs.code(a + ("amount",), _AMOUNT_SITE, (), 0)
         rs.ante_static = (uses | rs.last_uses) <= SEAT_VARS
-        block.add(1, f"_to_pool(_st, {frm[0]}, {amount[0]})", amount[1], amount[2])
+        block.body = [block.mark(ast.Expr(call("_to_pool", internal("_st"), frm[0], amount[0])), amount[1] or frm[1],
+                                 amount[2])]
         rs.ante = block.build(live=frozenset({"pool"}))

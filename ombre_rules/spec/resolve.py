@@ -8,19 +8,19 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 import yaml
 
-from ..errors import Loc, SpecError, did_you_mean
+from ..errors import Loc, SpecError, did_you_mean, quoted
 from ..resources import variants_dir
 from . import schema
 from .yamlpos import PositionedDoc, load_file
 
-_VARIANT_RE = re.compile(r"^\s*([^()]+?)\s*(?:\((.*)\))?\s*$", re.S)
+MAX_VARIANT_CHARS = 2000  # a variant string (a name and its options)
+MAX_EXTENDS = 20  # files in one `extends` chain
 
 
 @dataclass(frozen=True)
@@ -47,16 +47,26 @@ def fmt_value(v: Any) -> str:
 
 
 def parse_variant_string(text: str) -> tuple[str, dict[str, str]]:
-    """Split `name(k=v, …)` into the name and its option settings (values as written)."""
-    m = _VARIANT_RE.match(text or "")
-    if not m or not m.group(1):
-        raise SpecError(f"bad variant string '{text}' (expected NAME or NAME(key=value,...))")
-    name, args = m.group(1), m.group(2)
+    """Split `name(k=v, …)` into the name and its option settings (values as written); one pass over the text,
+    so that no input takes long."""
+    text = text if isinstance(text, str) else ""
+    if len(text) > MAX_VARIANT_CHARS:
+        raise SpecError(f"variant string of {len(text)} characters (at most {MAX_VARIANT_CHARS})")
+    body = text.strip()
+    name, args = body, None
+    if "(" in body:
+        i = body.index("(")
+        name, args = body[:i].strip(), body[i + 1:]
+        if not args.endswith(")") or "(" in args[:-1] or ")" in args[:-1]:
+            name = ""
+        args = args[:-1]
+    if not name or ")" in name:
+        raise SpecError(f"bad variant string {quoted(text)} (expected NAME or NAME(key=value,...))")
     opts: dict[str, str] = {}
     if args and args.strip():
         for part in args.split(","):
             if "=" not in part:
-                raise SpecError(f"bad option '{part.strip()}' in '{text}' (expected key=value)")
+                raise SpecError(f"bad option {quoted(part.strip())} in {quoted(text)} (expected key=value)")
             k, v = part.split("=", 1)
             opts[k.strip()] = v.strip()
     return name, opts
@@ -164,10 +174,30 @@ def _get(data: Any, path: tuple) -> Any:
     return data
 
 
+_PARSED: dict[tuple, PositionedDoc] = {}  # parsed files, by path, modification time and size
+
+
+def _parsed(path: str) -> PositionedDoc:
+    """A file parsed once while it stays as it is (`ombre check` loads a file once per option choice)."""
+    try:
+        st = os.stat(path)
+        key = (os.path.realpath(path), st.st_mtime_ns, st.st_size, _display(path))
+    except OSError:
+        return load_file(path, _display(path))
+    doc = _PARSED.get(key)
+    if doc is None:
+        if len(_PARSED) >= 64:
+            _PARSED.clear()
+        doc = _PARSED[key] = load_file(path, _display(path))
+    return doc
+
+
 def _load_chain(path: str, seen: tuple[str, ...] = ()) -> PositionedDoc:
     """A file with its `extends` chain merged in (base first, then each child over it)."""
     real = os.path.realpath(path)
-    doc = load_file(path, _display(path))
+    doc = _parsed(path)
+    if len(seen) >= MAX_EXTENDS:
+        raise SpecError(f"more than {MAX_EXTENDS} files in the 'extends' chain", doc.loc(("extends",)))
     if not isinstance(doc.data, dict):
         raise SpecError("a variant file must be a mapping of sections", Loc(doc.file, 1, 1))
     parent = doc.data.get("extends")

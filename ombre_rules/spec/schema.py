@@ -6,14 +6,15 @@ from functools import lru_cache
 
 import jsonschema
 
-from ..errors import SpecError, SpecErrors, did_you_mean
+from ..errors import SpecError, SpecErrors, did_you_mean, quoted
 from ..resources import schema_path
 from .yamlpos import PositionedDoc
 
 
-@lru_cache(maxsize=1)
-def validator() -> jsonschema.protocols.Validator:
-    with open(schema_path(), encoding="utf-8") as f:
+@lru_cache(maxsize=2)
+def validator(path: str | None = None) -> jsonschema.protocols.Validator:
+    """The validator of a schema file (by default that of variant files)."""
+    with open(path or schema_path(), encoding="utf-8") as f:
         schema = json.load(f)
     cls = jsonschema.validators.validator_for(schema)
     cls.check_schema(schema)
@@ -24,7 +25,8 @@ def _where(path) -> str:
     return ".".join(str(p) for p in path) or "the file"
 
 
-def _message(err: jsonschema.ValidationError) -> tuple[str, tuple]:
+def describe(err: jsonschema.ValidationError) -> tuple[str, tuple]:
+    """A schema violation in words, and the path it names."""
     path = tuple(err.absolute_path)
     kind = err.validator
     inst = err.instance
@@ -35,6 +37,9 @@ def _message(err: jsonschema.ValidationError) -> tuple[str, tuple]:
             k = extra[0]
             hint = did_you_mean(k, allowed) or (f" (expected one of: {', '.join(allowed)})" if allowed else "")
             return f"unknown key '{k}' in {_where(path)}{hint}", path + (k,)
+    if "propertyNames" in err.schema_path:  # a key that is not a plain name
+        return (f"{quoted(inst)} is not a valid name in {_where(path)} (letters, digits and '_', starting with a "
+                f"letter, at most 63 characters)", path + (inst,))
     if kind == "required":
         missing = err.message.split("'")[1] if "'" in err.message else err.message
         return f"missing key '{missing}' in {_where(path)}", path + (missing,)
@@ -50,7 +55,10 @@ def _message(err: jsonschema.ValidationError) -> tuple[str, tuple]:
         return f"{_where(path)}: {json.dumps(inst)[:60]} is not a valid value here", path
     if kind == "const":
         return f"{_where(path)} must be {json.dumps(err.validator_value)}, not {json.dumps(inst)[:40]}", path
-    msg = err.message
+    if kind in ("maxLength", "maxItems", "maxProperties"):
+        return f"{_where(path)} is longer than {err.validator_value}", path
+    msg = err.message.replace("\n", " ")
+    msg = msg if len(msg) <= 160 else msg[:157] + "..."
     return f"{_where(path)}: {msg[:1].lower() + msg[1:]}", path
 
 
@@ -62,10 +70,11 @@ def check(doc: PositionedDoc) -> None:
     out: list[SpecError] = []
     seen = set()
     for err in errors:
-        msg, path = _message(err)
+        msg, path = describe(err)
         if msg in seen:
             continue
         seen.add(msg)
-        loc = doc.key_loc(path) if err.validator in ("additionalProperties", "required") else doc.loc(path)
+        by_key = err.validator in ("additionalProperties", "required") or "propertyNames" in err.schema_path
+        loc = doc.key_loc(path) if by_key else doc.loc(path)
         out.append(SpecError(msg, loc))
     raise SpecErrors(out)

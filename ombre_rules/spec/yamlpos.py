@@ -1,14 +1,28 @@
 """Load YAML into plain values while remembering where every value came from."""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Any
 
 import yaml
 
-from ..errors import Loc, SpecError
+from ..errors import Loc, SpecError, quoted
 
 Path = tuple  # a path of keys and list indexes from the document root
+
+# Limits of a variant file (each refused with a message at its place; the README lists them)
+MAX_FILE_BYTES = 1_000_000  # size of one file
+MAX_DEPTH = 40  # nesting of mappings and lists
+MAX_ALIASES = 100  # uses of `*alias`
+MAX_VALUES = 100_000  # values in the document once every alias is expanded
+MAX_ITEMS = 5_000  # items of one list or keys of one mapping
+MAX_INT = 10**15  # size of an integer (in either direction)
+_PLAIN_TAGS = {"tag:yaml.org,2002:" + t for t in ("str", "int", "bool", "null", "float", "map", "seq")}
+_TAG_WORDS = {"tag:yaml.org,2002:timestamp": "a date or time (quote it to make it a string)",
+              "tag:yaml.org,2002:merge": "a merge key '<<' (write the keys out)",
+              "tag:yaml.org,2002:binary": "binary data", "tag:yaml.org,2002:set": "a set",
+              "tag:yaml.org,2002:omap": "an ordered map", "tag:yaml.org,2002:pairs": "pairs"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,9 +101,37 @@ class PositionedDoc:
         return self.keys.get(tuple(path)) or self.loc(path)
 
 
+def _at(file: str, mark) -> Loc:
+    return Loc(file, mark.line + 1, mark.column + 1) if mark is not None else Loc(file, 1, 1)
+
+
+def _scan(text: str, file: str) -> None:
+    """Check the document's events before anything is built: nesting depth, aliases and explicit tags
+    (only plain YAML is read)."""
+    depth = aliases = 0
+    for ev in yaml.parse(text, Loader=yaml.SafeLoader):
+        if isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise SpecError(f"nested more than {MAX_DEPTH} levels deep", _at(file, ev.start_mark))
+        elif isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            depth -= 1
+        elif isinstance(ev, yaml.AliasEvent):
+            aliases += 1
+            if aliases > MAX_ALIASES:
+                raise SpecError(f"more than {MAX_ALIASES} aliases", _at(file, ev.start_mark))
+        tag = getattr(ev, "tag", None)
+        if tag is not None:
+            raise SpecError(f"a tag ({tag}): only plain YAML is read, without tags", _at(file, ev.start_mark))
+
+
 def load_text(text: str, file: str) -> PositionedDoc:
-    """Parse YAML text; a SpecError with the position on malformed input or a duplicate key."""
+    """Parse YAML text; a SpecError with the position on malformed input, a duplicate key, or anything past
+    the limits above."""
+    if len(text) > MAX_FILE_BYTES:
+        raise SpecError(f"the file is larger than {MAX_FILE_BYTES} bytes", Loc(file, 1, 1))
     try:
+        _scan(text, file)
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
@@ -97,13 +139,11 @@ def load_text(text: str, file: str) -> PositionedDoc:
         raise SpecError(f"malformed YAML: {_yaml_message(e)}", loc) from None
     except yaml.YAMLError as e:
         raise SpecError(f"malformed YAML: {e}", Loc(file, 1, 1)) from None
-    where: dict[Path, Source] = {}
-    keys: dict[Path, Loc] = {}
     if node is None:
-        return PositionedDoc(None, where, file, keys)
-    constructor = yaml.SafeLoader("")
-    data = _build(node, (), where, keys, file, text, constructor)
-    return PositionedDoc(data, where, file, keys)
+        return PositionedDoc(None, {}, file, {})
+    b = _Builder(file, text)
+    data = b.build(node, (), 1)
+    return PositionedDoc(data, b.where, file, b.keys)
 
 
 _OPENERS = {"while parsing a flow sequence": "'['", "while parsing a flow mapping": "'{'",
@@ -130,40 +170,89 @@ def load_file(path: str, display: str | None = None) -> PositionedDoc:
     """Read and parse a YAML file; a missing or unreadable file is a SpecError, not a traceback."""
     name = display or str(path)
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        if os.path.isdir(path):
+            raise SpecError(f"cannot read '{name}': it is a folder")
+        with open(path, "rb") as f:
+            raw = f.read(MAX_FILE_BYTES + 1)
+        text = raw.decode("utf-8")
     except OSError as e:
         raise SpecError(f"cannot read '{name}': {e.strerror or e}") from None
     except UnicodeDecodeError:
         raise SpecError(f"cannot read '{name}': not UTF-8 text") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise SpecError(f"cannot read '{name}': larger than {MAX_FILE_BYTES} bytes")
     return load_text(text, name)
 
 
-def _build(node, path: Path, where: dict, keys: dict, file: str, text: str, constructor) -> Any:
-    mark = node.start_mark
-    loc = Loc(file, mark.line + 1, mark.column + 1)
-    if isinstance(node, yaml.MappingNode):
-        where[path] = Source(loc)
+class _Builder:
+    """Plain values from a composed YAML node graph, with the Source of every path; aliases are expanded
+    within the limits above, and only plain scalars (strings, numbers, booleans, null) are read."""
+
+    def __init__(self, file: str, text: str) -> None:
+        self.file = file
+        self.text = text
+        self.where: dict[Path, Source] = {}
+        self.keys: dict[Path, Loc] = {}
+        self.count = 0
+        self.open: set[int] = set()  # the collections on the way from the root (an alias inside itself)
+        self.constructor = yaml.SafeLoader("")
+
+    def build(self, node, path: Path, depth: int) -> Any:
+        loc = _at(self.file, node.start_mark)
+        self.count += 1
+        if self.count > MAX_VALUES:
+            raise SpecError(f"more than {MAX_VALUES} values once the aliases are expanded", loc)
+        if isinstance(node, yaml.ScalarNode):
+            return self.scalar(node, path, loc)
+        if id(node) in self.open:
+            raise SpecError("an alias that stands for a value containing it", loc)
+        if depth > MAX_DEPTH:
+            raise SpecError(f"nested more than {MAX_DEPTH} levels deep (aliases expanded)", loc)
+        if len(node.value) > MAX_ITEMS:
+            raise SpecError(f"more than {MAX_ITEMS} items in one list or mapping", loc)
+        self.where[path] = Source(loc)
+        self.open.add(id(node))
+        try:
+            if isinstance(node, yaml.SequenceNode):
+                return [self.build(v, path + (i,), depth + 1) for i, v in enumerate(node.value)]
+            return self.mapping(node, path, depth)
+        finally:
+            self.open.discard(id(node))
+
+    def mapping(self, node, path: Path, depth: int) -> dict:
         out: dict = {}
         for knode, vnode in node.value:
+            kloc = _at(self.file, knode.start_mark)
             if not isinstance(knode, yaml.ScalarNode):
-                km = knode.start_mark
-                raise SpecError("a mapping key must be a plain value", Loc(file, km.line + 1, km.column + 1))
-            key = constructor.construct_object(knode)
-            if isinstance(key, (int, float, bool)) and not isinstance(key, bool):
-                key = str(knode.value)
-            elif key is None or isinstance(key, bool):
+                raise SpecError("a mapping key must be a plain value", kloc)
+            key = self.value(knode, kloc)
+            if not isinstance(key, str) or isinstance(key, bool):
                 key = str(knode.value)
             if key in out:
-                km = knode.start_mark
-                raise SpecError(f"duplicate key '{key}'", Loc(file, km.line + 1, km.column + 1))
-            keys[path + (key,)] = Loc(file, knode.start_mark.line + 1, knode.start_mark.column + 1)
-            out[key] = _build(vnode, path + (key,), where, keys, file, text, constructor)
+                raise SpecError(f"duplicate key {quoted(key)}", kloc)
+            self.keys[path + (key,)] = kloc
+            out[key] = self.build(vnode, path + (key,), depth + 1)
         return out
-    if isinstance(node, yaml.SequenceNode):
-        where[path] = Source(loc)
-        return [_build(v, path + (i,), where, keys, file, text, constructor) for i, v in enumerate(node.value)]
-    value = constructor.construct_object(node)
-    raw = text[node.start_mark.index:node.end_mark.index] if isinstance(value, str) else ""
-    where[path] = Source(loc, raw, node.style in ("'", '"'))
-    return value
+
+    def value(self, node, loc: Loc) -> Any:
+        """A plain scalar's value; a tag other than the plain ones, or a number past MAX_INT, is refused."""
+        tag = node.tag
+        if tag in _TAG_WORDS:
+            raise SpecError(f"{_TAG_WORDS[tag]}: only plain YAML values are read", loc)
+        if tag not in _PLAIN_TAGS:
+            raise SpecError(f"a value tagged {quoted(tag)}: only plain YAML values are read", loc)
+        if tag.endswith(":int") and len(node.value) > 20:
+            raise SpecError(f"a number larger than {MAX_INT}", loc)
+        try:
+            value = self.constructor.construct_object(node)
+        except (yaml.YAMLError, ValueError) as e:
+            raise SpecError(f"a value that cannot be read: {e}", loc) from None
+        if type(value) is int and abs(value) > MAX_INT:
+            raise SpecError(f"a number larger than {MAX_INT}", loc)
+        return value
+
+    def scalar(self, node, path: Path, loc: Loc) -> Any:
+        value = self.value(node, loc)
+        raw = self.text[node.start_mark.index:node.end_mark.index] if isinstance(value, str) else ""
+        self.where[path] = Source(loc, raw, node.style in ("'", '"'))
+        return value
