@@ -14,6 +14,7 @@ from ..envs import SEAT_VARS, DealEnv
 from ..errors import IllegalActionError, OmbreError, SpecError
 from ..lang.compiler import block_error
 from ..ruleset import Contract, Ruleset
+from . import portable
 from .phases import EXTRA_PHASE_NAMES, RAISE, XPLAY, ExtraPhases
 
 AUCTION, TRUMP, EXCHANGE, PLAY, CONSENT, DONE, CALL, GIVE, DECLARE, SURRENDER = range(10)
@@ -423,6 +424,25 @@ class State(ExtraPhases):
     def clone(self) -> State:
         """An independent copy (cheap: lists are copied, everything else is shared or immutable)."""
         return _clone(self)
+
+    def __copy__(self) -> State:
+        return _clone(self)
+
+    def __deepcopy__(self, memo: dict) -> State:
+        return _clone(self)
+
+    def __reduce__(self) -> tuple:
+        """Pickled as the variant's name, the deal and the actions (see `engine.portable`)."""
+        return portable.reduce_state(self)
+
+    def to_text(self) -> str:
+        """The position as one line that `State.from_text` reads back."""
+        return portable.to_text(self)
+
+    @staticmethod
+    def from_text(text: str, rules: Ruleset | None = None) -> State:
+        """The state a line of `to_text` describes."""
+        return portable.from_text(text, rules)
 
     def view(self, seat: int, actions: bool = True) -> dict[str, Any]:
         """What one seat may see now (its hand, public information, its own discards); `actions=False` leaves
