@@ -138,7 +138,8 @@ def _settings(builtin: str | None, params: dict) -> tuple[dict, str]:
     if got is not None:
         return got
     if builtin is None:
-        name, opts = parse_variant_string(str(params.get("variant", _TYPES[GENERIC].parameter_specification["variant"])))
+        variant = params.get("variant", _TYPES[GENERIC].parameter_specification["variant"])
+        name, opts = parse_variant_string(str(variant))
     else:
         name = builtin
         opts = {k: fmt_value(v) for k, v in params.items() if k not in _COMMON and k != "options"}
