@@ -111,6 +111,7 @@ class Layout:
             off += size
         self.size = off
         self._at = {sl.name: sl.offset for sl in self.slices}
+        self._memo: tuple | None = None  # see _tally
         self._kind_bounds = (rules.A_DISCARD, rules.A_BID, rules.A_TRUMP, rules.A_PASS, rules.A_CALL,
                              rules.A_GIVE, rules.A_DEMAND)
 
@@ -229,21 +230,34 @@ class Layout:
                 seat = nxt[seat]
 
     def _actions(self, state, ones: list[int], vals: list[tuple[int, float]]) -> None:
+        tally, bids = self._tally(state)
+        ones.extend(bids)
+        at = self._at["actions"]
+        vals.extend((at + i, float(v)) for i, v in enumerate(tally) if v)
+
+    def _tally(self, state) -> tuple[list[int], list[int]]:
+        """Actions per seat and kind, and the entries of `bids`. The last deal's counts are kept: asked again
+        for the same deal with more actions (the next step of a deal in play), only the new ones are counted."""
+        hist = state.history
+        deal = (state.deal_hands, state.deal_talon, state.dealer, state.pool_before)
+        m = self._memo
+        if m is not None and m[0] == deal and len(m[1]) <= len(hist) and hist[:len(m[1])] == m[1]:
+            done, tally, bids = len(m[1]), m[2][:], set(m[3])
+        else:
+            done, tally, bids = 0, [0] * (self.rules.players * len(KINDS)), set()
         r = self.rules
         k = len(r.contracts)
         nk = len(KINDS)
-        tally = [0] * (r.players * nk)
         bid_at = self._at["bids"]
-        bids = set()
         kind = self.kind
-        for e in events(state):
+        for e in events(state)[done:]:
             i = kind(e.action)
             tally[e.seat * nk + i] += 1
             if i == 2 and e.phase == "auction":
                 bids.add(bid_at + e.seat * k + e.action - r.A_BID)
-        ones.extend(sorted(bids))
-        at = self._at["actions"]
-        vals.extend((at + i, float(v)) for i, v in enumerate(tally) if v)
+        out = sorted(bids)
+        self._memo = (deal, hist[:], tally, out)
+        return tally, out
 
     def encode(self, state, seat: int) -> list[float]:
         """The seat's vector as a list of floats."""

@@ -231,6 +231,7 @@ class OmbreState(pyspiel.State):
         self._key = game.key
         cfg = game.config
         self._deal: list[int] = []
+        self._left = list(range(cfg.rules.deck.size)) if cfg.seed < 0 else []  # the cards still to deal
         self._s: State | None = State(cfg.rules, seed=cfg.seed, dealer=cfg.dealer, pool=cfg.pool) \
             if cfg.seed >= 0 else None
 
@@ -250,11 +251,18 @@ class OmbreState(pyspiel.State):
     def _legal_actions(self, player: int) -> list[int]:
         return sorted(self._s.legal_actions())
 
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal actions (chance outcomes at a chance node), answered in Python without a round trip
+        through OpenSpiel's C++ State; empty for a seat not to move."""
+        s = self._s
+        if s is None:
+            return self._left[:] if player is None or player == pyspiel.PlayerId.CHANCE else []
+        if s.phase == _DONE or (player is not None and player != s.to_move):
+            return []
+        return sorted(s.legal_actions())
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        dealt = 0
-        for c in self._deal:
-            dealt |= 1 << c
-        left = [c for c in range(_CONFIGS[self._key].rules.deck.size) if not dealt >> c & 1]
+        left = self._left
         p = 1.0 / len(left)
         return [(c, p) for c in left]
 
@@ -264,6 +272,7 @@ class OmbreState(pyspiel.State):
             s.apply(action)
             return
         self._deal.append(action)
+        self._left.remove(action)
         cfg = _CONFIGS[self._key]
         if len(self._deal) == cfg.rules.deck.size:
             self._s = cfg.engine(self._deal)
@@ -288,7 +297,7 @@ class OmbreState(pyspiel.State):
     def __str__(self) -> str:
         if self._s is None:
             r = _CONFIGS[self._key].rules
-            return f"{r.variant} | dealing " + " ".join(r.deck.name(c) for c in self._deal)
+            return " ".join([f"{r.variant} | dealing"] + [r.deck.name(c) for c in self._deal])
         return self._s.to_text()
 
 
