@@ -239,6 +239,8 @@ class Layout:
         """Actions per seat and kind, and the entries of `bids`. The last deal's counts are kept: asked again
         for the same deal with more actions (the next step of a deal in play), only the new ones are counted."""
         hist = state.history
+        if not hist:  # leaves the memos alone (OpenSpiel sizes a tensor on a fresh state between real ones)
+            return [0] * (self.rules.players * len(KINDS)), []
         deal = (state.deal_hands, state.deal_talon, state.dealer, state.pool_before)
         m = self._memo
         if m is not None and m[0] == deal and len(m[1]) <= len(hist) and hist[:len(m[1])] == m[1]:
