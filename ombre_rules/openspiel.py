@@ -248,6 +248,9 @@ class OmbreState(pyspiel.State):
             return pyspiel.PlayerId.TERMINAL
         return s.to_move
 
+    def is_chance_node(self) -> bool:
+        return self._s is None
+
     def _legal_actions(self, player: int) -> list[int]:
         return sorted(self._s.legal_actions())
 

@@ -12,7 +12,7 @@ encoding (`obs.py`, float32, bounded by each slice's largest value), and `action
 id of the variant; all zero for a seat not to move). Each reset deals from a seed drawn from the generator
 that `reset(seed=…)` seeds. Rewards come once, when the deal ends: each seat's payment (pool changes
 included). An illegal action raises the engine's IllegalActionError. `render()` with `render_mode="ansi"`
-gives the whole table as text (every hand, for a spectator).
+gives the whole table as text (every hand, for a spectator). `deal` is the engine state of the deal in play.
 """
 from __future__ import annotations
 
@@ -68,7 +68,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(n_actions) for a in self.possible_agents}
         self._rng = random.Random()
-        self.state: State | None = None
+        self.deal: State | None = None
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -79,25 +79,25 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
             self._rng = random.Random(seed)
-        self.state = State(self.rules, seed=self._rng.getrandbits(63), dealer=self.dealer, pool=self.pool)
+        self.deal = State(self.rules, seed=self._rng.getrandbits(63), dealer=self.dealer, pool=self.pool)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[self.state.current_player]
+        self.agent_selection = self.possible_agents[self.deal.current_player]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.possible_agents.index(agent)
         vec = np.zeros(self.layout.size, np.float32)
-        ones, vals = self.layout.sparse(self.state, seat)
+        ones, vals = self.layout.sparse(self.deal, seat)
         vec[ones] = 1.0
         for i, v in vals:
             vec[i] = v
         mask = np.zeros(self.rules.num_actions, np.int8)
-        if self.state.current_player == seat:
-            mask[self.state.legal_actions()] = 1
+        if self.deal.current_player == seat:
+            mask[self.deal.legal_actions()] = 1
         return {"observation": vec, "action_mask": mask}
 
     def step(self, action) -> None:
@@ -105,7 +105,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        s = self.state
+        s = self.deal
         self._cumulative_rewards[agent] = 0
         s.apply(int(action))
         if s.is_terminal:
@@ -122,7 +122,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode (this environment offers 'ansi')")
             return None
-        return table_text(self.state)
+        return table_text(self.deal)
 
     def close(self) -> None:
         pass

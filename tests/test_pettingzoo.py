@@ -36,35 +36,35 @@ def test_the_deal_rewards_and_observations():
     e.reset(seed=3)
     rules = load("quadrille")
     same_deal = State(rules, seed=random.Random(3).getrandbits(63))
-    assert e.state.deal_hands == same_deal.deal_hands
+    assert e.deal.deal_hands == same_deal.deal_hands
     assert e.agent_selection == f"player_{same_deal.current_player}"
     lay = layout(e.rules)
     for agent in e.agents:
         seat = int(agent.split("_")[1])
         obs = e.observe(agent)
         assert obs["observation"].dtype == np.float32 and obs["action_mask"].dtype == np.int8
-        assert obs["observation"].tolist() == lay.encode(e.state, seat)
+        assert obs["observation"].tolist() == lay.encode(e.deal, seat)
         legal = np.flatnonzero(obs["action_mask"]).tolist()
-        assert legal == (sorted(e.state.legal_actions()) if seat == e.state.current_player else [])
+        assert legal == (sorted(e.deal.legal_actions()) if seat == e.deal.current_player else [])
     seen = play(e, np.random.default_rng(1))
-    assert seen == {f"player_{s}": p for s, p in enumerate(e.state.result.payments)}
+    assert seen == {f"player_{s}": p for s, p in enumerate(e.deal.result.payments)}
     assert e.agents == []
 
 
 def test_reset_without_a_seed_deals_anew():
     e = raw_env(variant="tredrille")
     e.reset(seed=5)
-    first = e.state.deal_hands
+    first = e.deal.deal_hands
     e.reset()
-    assert e.state.deal_hands != first
+    assert e.deal.deal_hands != first
     e.reset(seed=5)
-    assert e.state.deal_hands == first
+    assert e.deal.deal_hands == first
 
 
 def test_render_ansi_shows_the_table():
     e = raw_env(variant="tredrille", render_mode="ansi")
     e.reset(seed=1)
-    s = e.state
+    s = e.deal
     lines = e.render().splitlines()
     assert lines[0] == "tredrille  phase auction"
     hand = " ".join(e.rules.deck.names(s.hands[s.current_player]))
