@@ -90,6 +90,14 @@ class _Config:
                 if m >> pos & 1:
                     self.owner[pos] = s
         self.bound = bound if bound > 0 else payment_bound(r, dealer, pool)
+        self._observers: dict[bool, Observer] = {}
+
+    def observer(self, recall: bool) -> Observer:
+        """An observer kept for the Python-side observation methods of the states."""
+        obs = self._observers.get(recall)
+        if obs is None:
+            obs = self._observers[recall] = Observer(self, recall)
+        return obs
 
     def engine(self, order: list[int]) -> State:
         """The engine state of a deck order."""
@@ -279,6 +287,30 @@ class OmbreState(pyspiel.State):
         cfg = _CONFIGS[self._key]
         if len(self._deal) == cfg.rules.deck.size:
             self._s = cfg.engine(self._deal)
+
+    # the observations, answered in Python (OpenSpiel's C++ path makes a fresh state to size every tensor)
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        return self._tensor(True, player)
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        return self._tensor(False, player)
+
+    def information_state_string(self, player: int | None = None) -> str:
+        return _CONFIGS[self._key].observer(True).string_from(self, self._seat(player))
+
+    def observation_string(self, player: int | None = None) -> str:
+        return _CONFIGS[self._key].observer(False).string_from(self, self._seat(player))
+
+    def _seat(self, player: int | None) -> int:
+        p = self.current_player() if player is None else player
+        if not 0 <= p < _CONFIGS[self._key].rules.players:
+            raise ValueError(f"no seat {p} to observe (seats are 0 to {_CONFIGS[self._key].rules.players - 1})")
+        return p
+
+    def _tensor(self, recall: bool, player: int | None) -> list[float]:
+        obs = _CONFIGS[self._key].observer(recall)
+        obs.set_from(self, self._seat(player))
+        return obs.tensor.tolist()
 
     def _action_to_string(self, player: int, action: int) -> str:
         cfg = _CONFIGS[self._key]
