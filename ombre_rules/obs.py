@@ -18,6 +18,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from .cards import bits, bits_function
 from .engine.replay import events
 from .engine.state import PHASE_NAMES
 from .engine.view import exposed_seat, leftover_shown, partner_known
@@ -112,6 +113,7 @@ class Layout:
         self.size = off
         self._at = {sl.name: sl.offset for sl in self.slices}
         self._memo: tuple | None = None  # see _tally
+        self._bits = bits_function(c)
         self._kind_bounds = (rules.A_DISCARD, rules.A_BID, rules.A_TRUMP, rules.A_PASS, rules.A_CALL,
                              rules.A_GIVE, rules.A_DEMAND)
 
@@ -155,12 +157,12 @@ class Layout:
         ones: list[int] = []
         vals: list[tuple[int, float]] = []
 
-        def bits(name: str, mask: int, base: int = 0) -> None:
-            o = at[name] + base
-            while mask:
-                low = mask & -mask
-                ones.append(o + low.bit_length() - 1)
-                mask ^= low
+        fast = self._bits
+
+        def put(name: str, mask: int, base: int = 0) -> None:
+            if mask:
+                o = at[name] + base
+                ones.extend([o + i for i in fast(mask)])
 
         def count(name: str, i: int, v: float) -> None:
             if v:
@@ -174,25 +176,25 @@ class Layout:
         one("dealer", state.dealer)
         one("phase", state.phase)
         one("to_move", state.current_player)
-        bits("hand", state.hands[seat])
+        put("hand", state.hands[seat])
         for s in range(n):
             count("hand_sizes", s, state.hands[s].bit_count())
             count("discard_counts", s, state.discards[s].bit_count())
             count("tricks", s, state.tricks[s])
-            bits("shown", state.shown[s], s * c)
+            put("shown", state.shown[s], s * c)
         count("talon_size", 0, len(state.talon))
-        bits("my_discards", state.discards[seat])
-        bits("my_draws", state.drawn[seat])
+        put("my_discards", state.discards[seat])
+        put("my_draws", state.drawn[seat])
         one("turned", state.turned)
-        bits("talon_shown", leftover_shown(state, seat))
+        put("talon_shown", leftover_shown(state, seat))
         ex = exposed_seat(state)
         if ex >= 0:
-            bits("exposed", state.hands[ex], ex * c)
+            put("exposed", state.hands[ex], ex * c)
         handed = 0
         for card, frm, to, public in state.handed:
             if public or seat in (frm, to):
                 handed |= 1 << card
-        bits("handed", handed)
+        put("handed", handed)
         if state.contract is not None:
             one("contract", state.contract.index)
         if state.trump is not None:
@@ -275,11 +277,7 @@ class Layout:
         """The sparse vector of a seat while the cards are being dealt: its seat, the dealer, its cards so far."""
         at = self._at
         ones = [at["seat"] + seat, at["dealer"] + dealer, at["phase"] + len(PHASE_NAMES)]
-        m = hand
-        while m:
-            low = m & -m
-            ones.append(at["hand"] + low.bit_length() - 1)
-            m ^= low
+        ones += [at["hand"] + c for c in bits(hand)]
         vals = [(at["hand_sizes"] + seat, float(hand.bit_count()))] if hand else []
         return ones, vals
 

@@ -30,6 +30,7 @@ import random
 import numpy as np
 import pyspiel
 
+from .cards import bits
 from .engine import State
 from .engine.portable import rules_for
 from .obs import layout, max_actions
@@ -214,21 +215,12 @@ class OmbreGame(pyspiel.Game):
 
 def deal_order(cfg: _Config, engine: State) -> list[int]:
     """A deck order that deals the engine state's hands and talon."""
-    todo = [sorted(_cards(h)) for h in engine.deal_hands]
+    todo = [bits(h) for h in engine.deal_hands]
     talon = list(engine.deal_talon)
     order = []
     for owner in cfg.owner:
         order.append(todo[owner].pop(0) if owner >= 0 else talon.pop(0))
     return order
-
-
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class OmbreState(pyspiel.State):
