@@ -7,10 +7,13 @@ observation model (`engine.view`): two positions that give a seat the same `Stat
 This module needs no numpy; `Layout.encode` gives a list, `Layout.sparse` the non-zero entries.
 
     >>> from ombre_rules import load, State
-    >>> lay = layout(load("tredrille"))
-    >>> vec = lay.encode(State(lay.rules, seed=1), 0)
-    >>> len(vec) == lay.size and sum(vec[lay.offset("hand"):lay.offset("hand") + lay.rules.deck.size])
-    10.0
+    >>> from ombre_rules.sim.speed import builtin_variants
+    >>> lay = layout(load(builtin_variants()[0]))
+    >>> state = State(lay.rules, seed=1)
+    >>> vec = lay.encode(state, 0)
+    >>> hand = vec[lay.offset("hand"):lay.offset("hand") + lay.rules.deck.size]
+    >>> len(vec) == lay.size and sum(hand) == state.hands[0].bit_count()
+    True
 """
 from __future__ import annotations
 

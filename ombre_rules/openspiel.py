@@ -1,8 +1,8 @@
 """Every variant as an OpenSpiel game (extra `openspiel`). Importing this module registers the games:
 
     import pyspiel, ombre_rules.openspiel
-    pyspiel.load_game("ombre_rules", {"variant": "quadrille(no_hold=true)"})   # any variant string or file
-    pyspiel.load_game("ombre_rules_quadrille(no_hold=true)")                    # a built-in by its short name
+    pyspiel.load_game("ombre_rules", {"variant": "house.yaml(option=choice)"})   # any variant string or file
+    pyspiel.load_game("ombre_rules_<id>(option=choice)")                          # a built-in by its short name
 
 `ombre_rules` takes `variant` (a built-in id, alias or file, with options in parentheses when given as a
 dict) and `options` (`key:value;key:value`, the form that survives OpenSpiel's game strings); each built-in

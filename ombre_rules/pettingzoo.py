@@ -1,7 +1,7 @@
 """Every variant as a PettingZoo AEC environment (extra `pettingzoo`): one deal per episode.
 
     from ombre_rules.pettingzoo import env
-    e = env(variant="quadrille(no_hold=true)", render_mode="ansi")
+    e = env(variant="house.yaml(option=choice)", render_mode="ansi")
     e.reset(seed=1)
     for agent in e.agent_iter():
         obs, reward, terminated, truncated, info = e.last()

@@ -4,9 +4,9 @@ A pickled state holds its variant's canonical string, the ruleset digest, the de
 compiled ruleset; unpickling takes the ruleset from a per-process cache (loading it once) and replays the
 actions. The text form is the same information written for people:
 
-    quadrille(no_hold=true) | dealer 0 | pool 0 | seed 7 | actions bid solo, pass, pass, pass
+    house.yaml(option=choice) | dealer 0 | pool 0 | seed 7 | actions bid CONTRACT, pass, pass, pass
 
-A deal not made from a seed is written as `hands AS 2S … / KC … / … | talon 3D …` in place of `seed N`.
+A deal not made from a seed is written as `hands CARD CARD … / CARD … / … | talon CARD …` in place of `seed N`.
 """
 from __future__ import annotations
 
