@@ -13,6 +13,7 @@ from ..checks import action_id
 from ..envs import SEAT_VARS, DealEnv
 from ..errors import IllegalActionError, OmbreError, SpecError
 from ..ruleset import Contract, Ruleset
+from . import portable
 from .auction import AuctionStage
 from .calls import CallStage
 from .contract import ContractStage
@@ -223,6 +224,25 @@ class State(AuctionStage, ContractStage, ExchangeStage, CallStage, LayAwayStage,
     def clone(self) -> State:
         """An independent copy (cheap: lists are copied, everything else is shared or immutable)."""
         return _clone(self)
+
+    def __copy__(self) -> State:
+        return _clone(self)
+
+    def __deepcopy__(self, memo: dict) -> State:
+        return _clone(self)
+
+    def __reduce__(self) -> tuple:
+        """Pickled as the variant's name, the deal and the actions (see `engine.portable`)."""
+        return portable.reduce_state(self)
+
+    def to_text(self) -> str:
+        """The position as one line that `State.from_text` reads back."""
+        return portable.to_text(self)
+
+    @classmethod
+    def from_text(cls, text: str, rules: Ruleset | None = None) -> State:
+        """The state a line of `to_text` describes."""
+        return portable.from_text(cls, text, rules)
 
     def view(self, seat: int, actions: bool = True) -> dict[str, Any]:
         """What one seat may see now (its hand, public information, its own discards); `actions=False` leaves

@@ -1,0 +1,150 @@
+"""Every variant as a PettingZoo AEC environment (extra `pettingzoo`): one deal per episode.
+
+    from ombre_rules.pettingzoo import env
+    e = env(variant="house.yaml(option=choice)", render_mode="ansi")
+    e.reset(seed=1)
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, info = e.last()
+        e.step(None if terminated else int(obs["action_mask"].nonzero()[0][0]))
+
+Agents are `player_0` … in the engine's seat order. An observation is a dict: `observation`, the seat's
+encoding (`obs.py`, float32, bounded by each slice's largest value), and `action_mask` (int8, one per action
+id of the variant; all zero for a seat not to move). Each reset deals from a seed drawn from the generator
+that `reset(seed=…)` seeds. Rewards come once, when the deal ends: each seat's payment (pool changes
+included). An illegal action raises the engine's IllegalActionError. `render()` with `render_mode="ansi"`
+gives the whole table as text (every hand, for a spectator). `deal` is the engine state of the deal in play.
+"""
+from __future__ import annotations
+
+import random
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from .engine import State
+from .engine.portable import remember, rules_for
+from .obs import layout
+from .ruleset import load
+
+
+def env(**kwargs) -> AECEnv:
+    """The environment with PettingZoo's usual wrappers (actions in range, calls in order)."""
+    e = raw_env(**kwargs)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)
+
+
+class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment
+    """One deal of a variant per episode; `variant` is any variant string or file, `dealer` the dealer's seat."""
+
+    metadata = {"render_modes": ["ansi"], "name": "ombre_rules_v0", "is_parallelizable": False}
+
+    def __init__(self, variant: str | None = None, render_mode: str | None = None, dealer: int = 0,
+                 pool: int = 0) -> None:
+        super().__init__()
+        if variant is None:
+            from .spec.resolve import builtin_index, resolve
+
+            variant = resolve(sorted(set(builtin_index().values()))[0]).data["id"]
+        rules = load(variant)
+        remember(rules)  # states of this environment pickle and unpickle onto one ruleset
+        self.rules = rules_for(rules.variant)
+        self.layout = layout(self.rules)
+        self.dealer, self.pool = dealer, pool
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"unknown render_mode '{render_mode}' (modes: ansi)")
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{s}" for s in range(self.rules.players)]
+        self.agents = self.possible_agents[:]
+        high = np.array(self.layout.high(), np.float32)
+        n_actions = self.rules.num_actions
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(low=np.zeros_like(high), high=high, dtype=np.float32),
+            "action_mask": spaces.Box(low=0, high=1, shape=(n_actions,), dtype=np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(n_actions) for a in self.possible_agents}
+        self._rng = random.Random()
+        self.deal: State | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self.deal = State(self.rules, seed=self._rng.getrandbits(63), dealer=self.dealer, pool=self.pool)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self.deal.current_player]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.possible_agents.index(agent)
+        vec = np.zeros(self.layout.size, np.float32)
+        ones, vals = self.layout.sparse(self.deal, seat)
+        vec[ones] = 1.0
+        for i, v in vals:
+            vec[i] = v
+        mask = np.zeros(self.rules.num_actions, np.int8)
+        if self.deal.current_player == seat:
+            mask[self.deal.legal_actions()] = 1
+        return {"observation": vec, "action_mask": mask}
+
+    def step(self, action) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        s = self.deal
+        self._cumulative_rewards[agent] = 0
+        s.apply(int(action))
+        if s.is_terminal:
+            for a, pay in zip(self.possible_agents, s.result.payments, strict=True):
+                self.rewards[a] = pay
+            self.terminations = dict.fromkeys(self.agents, True)
+            self._accumulate_rewards()
+        else:
+            self.agent_selection = self.possible_agents[s.current_player]
+        if self.render_mode == "ansi":
+            self.render()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode (this environment offers 'ansi')")
+            return None
+        return table_text(self.deal)
+
+    def close(self) -> None:
+        pass
+
+
+def table_text(s: State) -> str:
+    """The whole table as text: variant, phase, contract, every hand, the trick in play, tricks won."""
+    r = s.rules
+    deck = r.deck
+    head = f"{r.variant}  phase {s.phase_name}"
+    if s.contract is not None:
+        head += f"  contract {s.contract.name} by seat {s.declarer}"
+        if s.trump is not None:
+            head += f", trumps {s.trump.name}"
+    lines = [head]
+    for seat in range(s.n):
+        mark = ">" if s.current_player == seat else " "
+        lines.append(f"{mark} seat {seat}: {' '.join(deck.names(s.hands[seat])) or '-'}  (tricks {s.tricks[seat]})")
+    if s.talon:
+        lines.append(f"  talon: {len(s.talon)} cards")
+    if s.trick:
+        lines.append(f"  trick: {' '.join(deck.name(c) for c in s.trick)} (led by seat {s.leader})")
+    if s.result is not None:
+        lines.append(f"  {s.result.outcome}: payments {list(s.result.payments)}")
+    return "\n".join(lines)
