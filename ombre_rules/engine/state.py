@@ -431,6 +431,12 @@ class State(ExtraPhases):
 
         return view(self, seat, actions)
 
+    def account(self) -> tuple:
+        """The account of a finished deal's payments: each transfer, labelled (`ombre_rules.book.account`)."""
+        from ..book.account import account
+
+        return account(self)
+
     def returns(self) -> list[int]:
         """Each seat's net payment once the deal is over (zeros before)."""
         return list(self.result.payments) if self.result else [0] * self.n
