@@ -111,7 +111,7 @@ class Phraser:
         return LOGIC["or"].format(*(self.node(x) for x in t.children))
 
     def _and_(self, t: Tree) -> str:
-        return LOGIC["and"].format(*(self.node(x) for x in t.children))
+        return LOGIC["and"].format(*(f"({self.node(x)})" if x.data == "or_" else self.node(x) for x in t.children))
 
     def _not_(self, t: Tree) -> str:
         return LOGIC["not"].format(self.node(t.children[0]))

@@ -449,8 +449,11 @@ class State(ExtraPhases):
             raise IllegalActionError(f"'{what}' is not legal: the deal is over")
         legal = self.legal_actions()
         shown = ", ".join(r.action_str(x) for x in legal)
-        raise IllegalActionError(f"'{what}' is not legal for seat {self.to_move} in {self.phase_name}; "
-                                 f"legal: {shown}")
+        from ..book.why import why_illegal
+
+        why = why_illegal(self, a) if isinstance(a, int) else None
+        raise IllegalActionError(f"'{what}' is not legal for seat {self.to_move} in {self.phase_name}"
+                                 f"{' (' + why + ')' if why else ''}; legal: {shown}")
 
     def _seat_value(self, expr) -> Any:
         """An expression that depends on nothing but the seats (dealer, forehand, players): cached per dealer."""
