@@ -53,8 +53,8 @@ def examples_section(book: Book, rules: Any) -> None:
     """Add the worked payments: one table per contract, one row per outcome reached."""
     s = book.section("examples", "Worked payments (computed by the engine)", compare=False)
     s.rule("how", f"For each contract, {DEALS} deals from seeds 0 to {DEALS - 1}, the auction steered "
-                  f"to it and every other choice made by the greedy bot; per outcome reached, the deal at the "
-                  f"median of the declarer's tricks, with the pool at 0 before the ante. Seats are numbered from forehand.")
+                  f"to it and every other choice made by the greedy bot; per outcome reached, the deal at "
+                  f"the median of the declarer's tricks, with the pool at 0 before the ante. Seats are numbered from forehand.")
     for c in rules.contracts:
         got = examples(rules, c)
         rows = []
