@@ -164,7 +164,11 @@ def account(state: Any) -> tuple[Entry, ...]:
     scoring = data["scoring"]
     ledger = _Ledger(rules, state, state.result.pool_before)
     if scoring.get("ante"):
-        ledger.step(Evaluator(rules, ledger.env(None)), "to_pool", scoring["ante"],
+        # the ante as the deal began (a seat that joined the deal later did not pay it)
+        start = type(state)(rules, dealer=state.dealer, pool=state.result.pool_before,
+                            hands=list(state.deal_hands), talon=list(state.deal_talon))
+        start.pool = state.result.pool_before  # the ante's amount sees the pool before the ante
+        ledger.step(Evaluator(rules, DealEnv(start, None)), "to_pool", scoring["ante"],
                     step_label(scoring["ante"], "ante"))
     ev = Evaluator(rules, ledger.env(state.ctx))
     _lets(ev, data.get("let"))

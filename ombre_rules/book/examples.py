@@ -54,7 +54,7 @@ def examples_section(book: Book, rules: Any) -> None:
     s = book.section("examples", "Worked payments (computed by the engine)", compare=False)
     s.rule("how", f"For each contract, {DEALS} deals from seeds 0 to {DEALS - 1}, the auction steered "
                   f"to it and every other choice made by the greedy bot; per outcome reached, the deal at "
-                  f"the median of the declarer's tricks, with the pool at 0 before the ante. Seats are numbered from forehand.")
+                  f"the median of the declarer's tricks, with the pool at 0 before the ante.")
     for c in rules.contracts:
         got = examples(rules, c)
         rows = []
