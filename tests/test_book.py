@@ -148,8 +148,8 @@ def test_why_illegal_names_the_obligation():
     with pytest.raises(IllegalActionError) as e:
         st.apply_str("play 2S")
     assert e.value.message == (
-        "'play 2S' is not legal for seat 2 in play (must follow suit (a matador need not follow a trump lead "
-        "unless a higher matador was led): AC led (trumps (diamonds)) and you hold 2D); legal: play AS, play 2D")
+        "'play 2S' is not legal for seat 2 in play (must follow suit: AC led (trumps (diamonds)) and you hold 2D); "
+        "legal: play AS, play 2D")
 
 
 # the rank orders of ../shared/rules/*.md § "Rank orders", high to low
@@ -221,7 +221,8 @@ def test_diff_all_pass_contrabola():
 def test_diff_quadrille_tredrille():
     got = _changes("quadrille", "tredrille")
     assert list(got) == ["The table", "The pack", "Named cards", "Rank of the cards",
-                         "Contract: ask leave (call a king)", "Contract: forced Spadille (ask leave)", "Scoring", "The pool and the session", "Options"]
+                         "Contract: ask leave (call a king)", "Contract: forced Spadille (ask leave)", "Scoring",
+                         "The pool and the session", "Options"]
     assert got["The pack"] == [("Suits, diamonds", "removed"), ("size", "changed")]
     assert got["Rank of the cards"] == [("trumps spades, diamonds", "removed"), ("trumps clubs, diamonds", "removed"),
                                         ("trumps hearts, diamonds", "removed"), ("trumps diamonds, trumps", "removed"),
