@@ -115,11 +115,16 @@ def test_renderer_has_a_phrase_for_every_expression():
 
 @pytest.mark.parametrize("expr,words", [
     ("tricks(declarer) > max(tricks(p) for p in defenders)",
-     "the tricks of the declarer is more than the largest of the tricks of p, for each p of the defenders"),
-    ("[p for p in defenders if tricks(p) == best]", "each p of the defenders where the tricks of p is best"),
+     "the number of tricks of the declarer is more than the largest number of tricks of p for any p of the defenders"),
+    ("[p for p in defenders if tricks(p) == best]", "each p of the defenders where the number of tricks of p is best"),
+    ("sum(tricks(p) for p in side if p != declarer)",
+     "the sum of the number of tricks of p, for each p of the declarer's side where p is not the declarer"),
+    ("W // 2 if W >= 0 else 0 - (0 - W) // 2",
+     "W divided by (rounded down) 2 if W is at least 0, else 0 minus (0 minus W) divided by (rounded down) 2"),
     ("count(c.rank == K for c in hand(declarer)) == 4",
      "the number of c of the hand of the declarer for which the rank of c is K is 4"),
     ("a and (b or c)", "a and (b, or c)"),
+    ("(a + b) * c - d", "(a plus b) times c minus d"),
     ("30 - (V - 5) - E", "30 minus (V minus 5) minus E"),
     ("sitters[0] if not stopped else -1",
      "the first of the seats sitting out if not (the declarer stopped on his claim), else minus 1"),
@@ -207,7 +212,8 @@ def test_diff_all_pass_contrabola():
     d = diff(load("ombre"), load("ombre(all_pass=contrabola)"))
     assert _changes("ombre", "ombre(all_pass=contrabola)") == {
         "The auction": [("all_pass", "changed"), ("The contracts, lowest bid first, contrabola", "added")],
-        "Options": [("Choices of all_pass, redeal", "changed"), ("Choices of all_pass, contrabola", "changed")],
+        "Options": [("Choices of all_pass, redeal, status", "changed"),
+                    ("Choices of all_pass, contrabola, status", "changed")],
         "Contract: contrabola": [("contrabola.value", "added"), ("contrabola.trump", "added"),
                                  ("contrabola.trump_allowed", "added"), ("contrabola.exchange.declarer", "added"),
                                  ("contrabola.exchange.first", "added"), ("contrabola.play.claim", "added"),
@@ -223,13 +229,20 @@ def test_diff_quadrille_tredrille():
     assert list(got) == ["The table", "The pack", "Named cards", "Rank of the cards",
                          "Contract: ask leave (call a king)", "Contract: forced Spadille (ask leave)", "Scoring",
                          "The pool and the session", "Options"]
+    assert got["The table"] == [("players", "changed"), ("active", "changed")]
     assert got["The pack"] == [("Suits, diamonds", "removed"), ("size", "changed")]
+    assert got["Named cards"] == [(f"What each name is, by trump suit, {n}, trumps diamonds", "removed")
+                                  for n in ("spadille", "basto", "manille", "ponto", "matadors")]
     assert got["Rank of the cards"] == [("trumps spades, diamonds", "removed"), ("trumps clubs, diamonds", "removed"),
                                         ("trumps hearts, diamonds", "removed"), ("trumps diamonds, trumps", "removed"),
                                         ("trumps diamonds, spades", "removed"), ("trumps diamonds, clubs", "removed"),
                                         ("trumps diamonds, hearts", "removed")]
     assert got["Contract: ask leave (call a king)"] == [("ask.call", "changed")]
+    assert got["Contract: forced Spadille (ask leave)"] == [("spadille_forced.call", "changed")]
     assert got["Scoring"] == [("scoring.let.B", "changed")]
+    assert got["Options"] == [("option.removed_suit", "added"), ("Choices of removed_suit, diamonds", "added"),
+                              ("Choices of removed_suit, hearts", "added"), ("option.beast", "added"),
+                              ("Choices of beast, 14", "added"), ("Choices of beast, pot", "added")]
     assert got["The pool and the session"] == [("deals", "changed")]
 
 
@@ -242,9 +255,12 @@ def test_diff_ombre_danish():
     assert got["Play"] == [("surrender", "added"), ("end_when", "added")]
     assert got["Named cards"] == [("name.basto", "removed"), ("name.matadors", "changed"),
                                   ("What each name is, by trump suit, basto", "removed"),
-                                  ("What each name is, by trump suit, matadors", "changed"), ("name.basta", "added"),
-                                  ("What each name is, by trump suit, basta", "added")]
-    assert got["Contract: solo"][:2] == [("solo.value", "changed"), ("solo.outcome.puesta", "removed")]
+                                  ("What each name is, by trump suit, matadors, expression", "changed"),
+                                  ("name.basta", "added"), ("What each name is, by trump suit, basta", "added")]
+    d = diff(load("ombre"), load("danish-lhombre"))
+    solo = {c.name: (c.old, c.new) for c in d.sections["The auction"]}
+    assert solo["The contracts, lowest bid first, solo, level"] == ("3", "5")
+    assert solo["The contracts, lowest bid first, solo, value"] == ("15", "3")
 
 
 def test_diff_of_a_variant_with_itself_is_empty():

@@ -5,13 +5,17 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..errors import SpecError, did_you_mean
 from .account import step_label, terms
 from .model import Book, Section
-from .phrase import Phraser
+from .phrase import SINGLE_SEATS, Phraser
 from .why import follow_items, obligation_text
 
 TRUMP_MODES = {"named": "the declarer names trumps", "turned": "trumps are the suit of the card turned from the talon",
                "none": "no trumps"}
+LEFTOVER = {"hidden": "nobody sees the talon cards nobody drew",
+            "last_exchanger": "the last to exchange sees the talon cards nobody drew",
+            "all": "the talon cards nobody drew are shown to all"}
 ALL_PASS = {"redeal": "the cards are dealt again", "force": "a seat is made to play",
             "auction": "a further round of bids follows"}
 
@@ -43,9 +47,10 @@ class Builder:
     # -- sections ---------------------------------------------------------------------------------
     def table(self) -> None:
         r, s = self.rules, self.book.section("table", "The table")
-        s.rule("players", f"{r.players} seats at the table, {r.active} of them in each deal; play goes "
-                          f"{self.data.get('direction', 'counterclockwise')}. Seats are numbered in the order of "
-                          f"play; forehand is the seat after the dealer.")
+        s.rule("players", f"{r.players} seats at the table.")
+        s.rule("active", f"{r.active} of them play each deal.")
+        s.rule("direction", f"Play goes {self.data.get('direction', 'counterclockwise')}; seats are numbered in the "
+                            f"order of play, and forehand is the seat after the dealer.")
         so = self.data.get("sit_out")
         if so:
             s.rule("sit_out", "Sitting out each deal: " + self.sentence(so, so["who"]) + ".", so["who"])
@@ -200,15 +205,26 @@ class Builder:
         for key, value in (data.get("play") or {}).items():
             s.rule(f"play.{key}", f"In play, {key.replace('_', ' ')}: {self.setting(value)}.",
                    value if isinstance(value, str) else "")
+        if tuple(c.outcomes_path) != ("outcomes",):
+            outs = self.data
+            for k in c.outcomes_path:
+                outs = outs[k]
+            self.outcome_rules(s, outs)
+
+    def outcome_rules(self, s: Section, outs: list) -> None:
+        """The outcomes in order, each with its condition (the first that holds is the deal's)."""
         seen: dict[str, int] = {}
-        outs = self.data
-        for k in c.outcomes_path:
-            outs = outs[k]
         for o in outs:
             seen[o["name"]] = seen.get(o["name"], 0) + 1
             key = f"outcome.{o['name']}" + (f"#{seen[o['name']]}" if seen[o["name"]] > 1 else "")
             cond = f" when {self.sentence(o, o['when'])}" if "when" in o else " otherwise"
-            s.rule(key, f"{o['name']}{cond}.", o.get("when", ""))
+            s.rule(key, f"{o['name'].capitalize()}{cond}.", o.get("when", ""))
+
+    def outcomes(self) -> None:
+        s = self.book.section("outcomes", "Outcomes")
+        s.rule("order", "The outcome of a deal is the first of these whose condition holds, unless the contract "
+                        "gives its own.")
+        self.outcome_rules(s, self.data["outcomes"])
 
     def setting(self, value: Any) -> str:
         """A contract's own play setting in words: removed, a value, a list of obligations, or a map."""
@@ -234,9 +250,10 @@ class Builder:
         s.rule("exchange.declarer", "The declarer " + ("takes the whole talon and discards " if ex.take_talon
                                                        else "may change ") + limits(ex.declarer) + ".")
         if ex.defenders and ex.declarer.max.text != "0":
-            s.rule("exchange.first", f"The first defender may change {limits(ex.first)}; the others "
-                                     f"{limits(ex.other)} ({ex.defender_first} order); cards nobody drew "
-                                     f"are seen by {ex.leftover.replace('_', ' ')}.")
+            first = "may cede his turn to the next" if ex.defender_first == "ceded" else "exchanges first"
+            s.rule("exchange.first", f"Then the defenders in turn: the first may change {limits(ex.first)} "
+                                     f"(the defender after the declarer {first}), the others {limits(ex.other)}; "
+                                     f"{LEFTOVER[ex.leftover]}.")
         elif not ex.defenders:
             s.rule("exchange.first", "The defenders do not exchange.")
 
@@ -298,10 +315,15 @@ class Builder:
             return f"{label}: {body['doc']}."
         amount = self.say(body.get("amount", "pool" if kind == "from_pool" else 0))
         if kind == "pay":
-            return f"{label}: {self.say(body.get('from'))} pay(s) {self.say(body.get('to'))} {amount} each."
+            return f"{label}: {self.seats(body.get('from'))} pays {self.seats(body.get('to'))} {amount}."
         if kind == "to_pool":
-            return f"{label}: {self.say(body.get('from', 'players'))} put(s) {amount} into the pool."
-        return f"{label}: {self.say(body.get('to'))} take(s) {amount} from the pool (shared; an odd counter stays)."
+            return f"{label}: {self.seats(body.get('from', 'players'))} puts {amount} into the pool."
+        what = "the pool" if "amount" not in body else f"{amount} from the pool (at most all of it)"
+        return f"{label}: {what} goes to {self.say(body.get('to'))}, shared equally (an odd counter stays)."
+
+    def seats(self, expr: Any) -> str:
+        """The payer or payee of a step: `the declarer`, or `each of the defenders`."""
+        return self.say(expr) if str(expr) in SINGLE_SEATS else f"each of {self.say(expr)}"
 
     def session(self) -> None:
         se, s = self.data.get("session") or {}, self.book.section("session", "The pool and the session")
@@ -310,9 +332,20 @@ class Builder:
             s.rule("deals", f"A session is {se['deals']} deals, the deal passing to the next seat each time.")
 
     def cite(self) -> None:
+        """The sources of each section: the tags the file's `cite:` gives it, and any [TAG] in its words."""
         tags = self.book.sources
+        cited = self.data.get("cite") or {}
+        keys = {s.key for s in self.book.sections}
+        for key, given in cited.items():
+            if key not in keys:
+                raise SpecError(f"cite: unknown section '{key}'{did_you_mean(key, keys)}",
+                                self.rules.spec.doc.key_loc(("cite", key)))
+            for i, tag in enumerate(given):
+                if tag not in tags:
+                    raise SpecError(f"cite: unknown source tag '{tag}'{did_you_mean(tag, tags)}",
+                                    self.rules.loc(("cite", key, i)))
         for s in self.book.sections:
-            found = []
+            found = list(cited.get(s.key) or [])
             for item in s.items:
                 for tag in re.findall(r"\[([A-Za-z0-9_-]+)\]", getattr(item, "text", "")):
                     if tag in tags and tag not in found:
@@ -337,6 +370,7 @@ def build(rules: Any, options: bool = True, examples: bool = True, effects: bool
     for c in rules.contracts:
         b.contract(c)
     b.play()
+    b.outcomes()
     b.scoring()
     b.session()
     if options:

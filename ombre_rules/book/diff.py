@@ -39,14 +39,19 @@ class Diff:
 
 
 def diff_books(a: Book, b: Book) -> Diff:
-    """Compare two books: every item added, removed or changed."""
+    """Compare two books: every item added, removed or changed; a table row in both books, cell by cell."""
     fa, fb = flatten(a), flatten(b)
     out = Diff(a.variant, b.variant)
-    keys = list(fa) + [k for k in fb if k not in fa]
-    for k in keys:
+    for k in list(fa) + [k for k in fb if k not in fa]:
         old, new = fa.get(k), fb.get(k)
-        if old is not None and new is not None and old[2] == new[2]:
+        if old is not None and new is not None and old.words == new.words:
             continue
-        title, name = (old or new)[0], (old or new)[1]
-        out.sections.setdefault(title, []).append(Change(k, name, old[2] if old else None, new[2] if new else None))
+        changes = out.sections.setdefault((old or new).section, [])
+        if old is not None and new is not None and old.cells and new.cells:
+            was, now = dict(old.cells), dict(new.cells)
+            for col in list(was) + [c for c in now if c not in was]:
+                if was.get(col) != now.get(col):
+                    changes.append(Change(f"{k}.{col}", f"{old.name}, {col}", was.get(col), now.get(col)))
+            continue
+        changes.append(Change(k, (old or new).name, old.words if old else None, new.words if new else None))
     return out

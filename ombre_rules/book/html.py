@@ -51,10 +51,23 @@ def _table(t: Table, mark: CardMarks) -> str:
             f"</thead><tbody>{rows}</tbody></table></div>")
 
 
+def scoped(css: str, scope: str) -> str:
+    """The style sheet with every selector put inside `scope` (and `body` made the scope itself)."""
+    out = []
+    for rule in css.strip().split("}"):
+        if "{" not in rule:
+            continue
+        sel, decl = rule.split("{", 1)
+        sels = [scope if x.strip() == "body" else f"{scope} {x.strip()}" for x in sel.split(",")]
+        out.append(",".join(sels) + "{" + decl + "}")
+    return "\n".join(out)
+
+
 def page(title: str, body: str, fragment: bool) -> str:
-    """A whole page with its style, or (fragment) the body alone with the style in a <style> element."""
+    """A whole page with its style, or (fragment) the body in a <div class="ombre-book"> with a style that
+    applies inside it only."""
     if fragment:
-        return f'<div class="ombre-book"><style>{CSS}</style>{body}</div>\n'
+        return f'<div class="ombre-book"><style>{scoped(CSS, ".ombre-book")}</style>{body}</div>\n'
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>{html.escape(title)}</title><style>{CSS}</style></head><body>{body}</body></html>\n")

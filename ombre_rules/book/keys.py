@@ -80,6 +80,7 @@ KEY_DOCS: dict[str, str] = {
     'play:claim.when': 'when the choice is offered',
     'play:surrender.when': 'when the declarer may give up before the first lead',
     'play:claim.doc': 'the claim in words',
+    'cite': 'the sources each rulebook section follows',
     'play:concede.doc': 'the concession in words',
     'auction.all_pass.doc': 'what happens when all pass, in words',
     'play:concede': 'the declarer may concede early',

@@ -59,19 +59,29 @@ class Book:
         return asdict(self)
 
 
-def flatten(book: Book) -> dict[str, tuple[str, str, str]]:
-    """Every compared item of a book as key -> (section title, what it is called, its words): a rule's
-    sentence (and expression), each row of a table."""
-    out: dict[str, tuple[str, str, str]] = {}
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One compared item of a book: its section, what it is called, its words, and (a table row) its cells."""
+
+    section: str
+    name: str
+    words: str
+    cells: tuple[tuple[str, str], ...] = ()
+
+
+def flatten(book: Book) -> dict[str, Entry]:
+    """Every compared item of a book by key: a rule's sentence (and expression), each row of a table."""
+    out: dict[str, Entry] = {}
     for s in book.sections:
         if not s.compare:
             continue
         for item in s.items:
             if isinstance(item, Rule):
                 words = item.text + (f" [{item.expr}]" if item.expr and item.expr != item.text else "")
-                out[item.key] = (s.title, item.key.split(".", 1)[-1], words)
+                out[item.key] = Entry(s.title, item.key.split(".", 1)[-1], words)
             else:
                 for row in item.rows:
-                    cells = ", ".join(f"{h}: {c}" for h, c in zip(item.header[1:], row[1:], strict=False))
-                    out[f"{item.key}.{row[0]}"] = (s.title, f"{item.caption}, {row[0]}", cells)
+                    cells = tuple(zip(item.header[1:], row[1:], strict=False))
+                    out[f"{item.key}.{row[0]}"] = Entry(s.title, f"{item.caption}, {row[0]}",
+                                                        ", ".join(f"{h}: {c}" for h, c in cells), cells)
     return out

@@ -20,8 +20,9 @@ def with_option(rules: Any, key: str, value: Any) -> Any:
     return Ruleset.load(name, chosen)
 
 
-def changes_words(changes: list) -> str:
-    names = [f"{c.name} ({c.kind})" for c in changes]
+def changes_words(changes: list[tuple[str, Any]]) -> str:
+    """What a choice changes, as `Section: item (kind)` for the first few changed items."""
+    names = [f"{title}: {c.name} ({c.kind})" for title, c in changes]
     if not names:
         return "nothing in these rules (it changes play only through what the bots or players choose)"
     more = f", and {len(names) - SHOWN} more" if len(names) > SHOWN else ""
@@ -53,7 +54,7 @@ def options_section(book: Book, rules: Any, effects: bool = True) -> None:
                 what = "these rules"
             else:
                 other = build(with_option(rules, key, v), options=False, examples=False)
-                what = changes_words([c for cs in diff_books(here, other).sections.values() for c in cs])
+                what = changes_words([(t, c) for t, cs in diff_books(here, other).sections.items() for c in cs])
             rows.append([fmt_value(v), mark.rstrip(", "), what])
         s.table(f"choices.{key}", f"Choices of {key}", ["choice", "status"] + (["what it changes"] if effects else []),
                 rows)

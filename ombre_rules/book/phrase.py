@@ -17,7 +17,7 @@ VARS: dict[str, str] = {
     "dealer": "the dealer", "forehand": "forehand", "players": "the players", "sitters": "the seats sitting out",
     "declarer": "the declarer", "defenders": "the defenders", "contract": "the contract",
     "committed": "the declarer is committed to take every trick", "stopped": "the declarer stopped on his claim",
-    "conceded": "the deal was conceded", "pool": "the pool", "trump_order": "the trumps from the top",
+    "conceded": "the deal was conceded", "pool": "the pool", "trump_order": "the trump order",
     "tricks_played": "the tricks played", "partner": "the declarer's partner", "side": "the declarer's side",
     "called": "the called card", "pool_before": "the pool before the ante", "tricks_left": "the tricks left",
     "choice": "the choice", "bidder": "the bidder", "seats": "the number of seats",
@@ -27,15 +27,15 @@ VARS: dict[str, str] = {
 # functions: a phrase with {0}, {1}, … for the arguments
 FUNCS: dict[str, str] = {
     "max": "the largest of {0}", "min": "the smallest of {0}", "sum": "the sum of {0}",
-    "count": "how many of {0} hold", "len": "the number of {0}", "any": "any of {0} holds",
-    "all": "all of {0} hold", "prefix_len": "how many of {0}, from the top, are all in {1}",
+    "count": "the number of items of {0} that hold", "len": "the size of {0}", "any": "any of {0} holds",
+    "all": "all of {0} hold", "prefix_len": "the length of the run from the first of {0} held in {1}",
     "first": "the first of {0}", "group_points": "{0} counted in groups of {1}, less {2} a group",
     "abs": "the absolute value of {0}",
     "card": "the {0} of {1}", "suit": "the suit of {0}",
-    "outranks": "{0} beats {1}", "is_trump": "{0} is a trump", "tricks": "the tricks of {0}",
+    "outranks": "{0} beats {1}", "is_trump": "{0} is a trump", "tricks": "the number of tricks of {0}",
     "hand": "the hand of {0}", "final_hand": "the hand of {0} when play began",
     "dealt_hand": "the hand dealt to {0}", "holder": "the holder of {0}", "won": "the cards {0} won",
-    "points": "the card points {0} won", "play_holder": "who held {0} when play began",
+    "points": "the total of the card points {0} won", "play_holder": "who held {0} when play began",
     "pile": "the pile of {0}", "discards": "the cards {0} laid away",
 }
 
@@ -48,7 +48,14 @@ LOGIC: dict[str, str] = {"and": "{0} and {1}", "or": "{0}, or {1}", "not": "not 
                          "if": "{0} if {1}, else {2}", "neg": "minus {0}"}
 # a function over a generator, in words: {elt}, {var}, {iter}
 OVER: dict[str, str] = {"count": "the number of {var} of {iter} for which {elt}",
+                        "max": "the largest {bare} for any {var} of {iter}",
+                        "min": "the smallest {bare} for any {var} of {iter}",
+                        "sum": "the sum of {elt} over every {var} of {iter}",
                         "any": "{elt} for some {var} of {iter}", "all": "{elt} for every {var} of {iter}"}
+_LEVEL = {"+": 1, "-": 1, "*": 2, "//": 2, "%": 2}
+_LOOSE = ("cond", "compare", "or_", "and_", "not_")  # operands that need brackets inside arithmetic
+# the names that stand for one seat (a payment from or to one of them reads "pays", not "each of … pays")
+SINGLE_SEATS = frozenset({"declarer", "dealer", "forehand", "partner", "bidder"})
 ORDINAL = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 
 
@@ -128,10 +135,13 @@ class Phraser:
 
     def _binop(self, t: Tree) -> str:
         a, op, b = t.children
-        right = self.node(b)
-        if b.data in ("binop", "cond", "compare", "or_", "and_"):
+        level = _LEVEL[str(op)]
+        left, right = self.node(a), self.node(b)
+        if a.data in _LOOSE or a.data == "binop" and _LEVEL[str(a.children[1])] < level:
+            left = f"({left})"
+        if b.data in _LOOSE or b.data == "binop" and _LEVEL[str(b.children[1])] <= level:
             right = f"({right})"
-        return f"{self.node(a)} {ARITH[str(op)]} {right}"
+        return f"{left} {ARITH[str(op)]} {right}"
 
     def _index(self, t: Tree) -> str:
         xs, i = t.children
@@ -158,7 +168,9 @@ class Phraser:
             elt, comp = arguments.children
             var, iterable, *conds = comp.children
             if fname in OVER and not conds:
-                return OVER[fname].format(elt=self.node(elt), var=var, iter=self.node(iterable))
+                text = self.node(elt)
+                bare = text[4:] if text.startswith("the ") else text
+                return OVER[fname].format(elt=text, bare=bare, var=var, iter=self.node(iterable))
             args = [self._for(elt, comp)]
         else:
             args = [self._arg(x) for x in arguments.children if x is not None]
