@@ -125,6 +125,7 @@ def test_renderer_has_a_phrase_for_every_expression():
      "the number of c of the hand of the declarer for which the rank of c is K is 4"),
     ("a and (b or c)", "a and (b, or c)"),
     ("(a + b) * c - d", "(a plus b) times c minus d"),
+    ("min(P, 3, abs(x - 1))", "the smallest of P, 3 and the absolute value of (x minus 1)"),
     ("30 - (V - 5) - E", "30 minus (V minus 5) minus E"),
     ("sitters[0] if not stopped else -1",
      "the first of the seats sitting out if not (the declarer stopped on his claim), else minus 1"),

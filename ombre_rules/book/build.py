@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from ..errors import SpecError, did_you_mean
+from ..spec.resolve import fmt_value
 from .account import step_label, terms
 from .model import Book, Section
 from .phrase import SINGLE_SEATS, Phraser
@@ -186,7 +187,7 @@ class Builder:
             if e is not None:
                 s.rule(key, f"{label} {self.say(e.text)}.", e.text)
         for key, value in (data.get("attrs") or {}).items():
-            s.rule(f"attr.{key}", f"{self.say.words.get(key, key)}: {value}.")
+            s.rule(f"attr.{key}", f"{self.say.words.get(key, key)} (contract.{key}): {fmt_value(value)}.")
         if not c.played:
             s.rule("played", "It is settled without play.")
         if not c.holdable:
@@ -217,7 +218,8 @@ class Builder:
         for o in outs:
             seen[o["name"]] = seen.get(o["name"], 0) + 1
             key = f"outcome.{o['name']}" + (f"#{seen[o['name']]}" if seen[o["name"]] > 1 else "")
-            cond = f" when {self.sentence(o, o['when'])}" if "when" in o else " otherwise"
+            cond = f" when {self.sentence(o, o['when'])}" if "when" in o else " otherwise" if seen != {o["name"]: 1} \
+                or len(outs) > 1 else ", always"
             s.rule(key, f"{o['name'].capitalize()}{cond}.", o.get("when", ""))
 
     def outcomes(self) -> None:
@@ -289,8 +291,9 @@ class Builder:
             s.rule("end_when", f"Play stops after a trick as soon as {self.say(p['end_when'])}.", p["end_when"])
         if p.get("excuse"):
             e = p["excuse"]
-            s.rule("excuse", f"{e['card']} is an excuse: playable at any time, it never wins a trick and goes back "
-                             f"to its owner, who gives the trick's winner a card of his pile.", e["card"])
+            s.rule("excuse", f"{str(e['card']).capitalize()} is an excuse: playable at any time, it never wins a "
+                             f"trick and goes back to its owner, who gives the trick's winner a card of his pile.",
+                   e["card"])
 
     def scoring(self) -> None:
         sc, s = self.data["scoring"], self.book.section("scoring", "Scoring")

@@ -174,11 +174,13 @@ class Phraser:
             args = [self._for(elt, comp)]
         else:
             args = [self._arg(x) for x in arguments.children if x is not None]
+            if len(args) > 1 and "{1}" not in template:  # max(a, b, c): one phrase over all the values
+                args = [", ".join(args[:-1]) + " and " + args[-1]]
         return template.format(*args)
 
     def _arg(self, t: Tree) -> str:
         text = self.node(t)
-        return f"({text})" if t.data in ("cond", "or_", "and_") else text
+        return f"({text})" if t.data in ("cond", "or_", "and_", "binop") else text
 
 
 def phrase(expr: Any, words: dict[str, str] | None = None, options: dict[str, Any] | None = None) -> str:
