@@ -468,10 +468,20 @@ class Ruleset:
         try:
             e = self.compiler.compile(value, src, site)
         except ExprError as err:
-            self._errors.append(err)
+            self._errors.append(self._let_hint(err))
             e = self.compiler.compile(0, None, site)
         self._memo[memo] = e
         return e
+
+    def _let_hint(self, err: ExprError) -> ExprError:
+        """An unknown name that is a `let` of the file: say where lets may be used."""
+        data = self.spec.data
+        lets = set(data.get("let") or {}) | set((data.get("scoring") or {}).get("let") or {})
+        for name in lets:
+            if err.message.startswith(f"unknown name '{name}'"):
+                return ExprError(f"'{name}' is defined under let: and may be used only in the outcomes and the "
+                                 f"payment steps of scoring", err.loc, err.context)
+        return err
 
     def _pick(self, *paths: tuple) -> tuple | None:
         """The first of several paths that is present: a contract's own setting, then the global one.
@@ -544,7 +554,7 @@ class Ruleset:
         try:
             code, uses = self.compiler.code(value, src, site, local_names)
         except ExprError as err:
-            self._errors.append(err)
+            self._errors.append(self._let_hint(err))
             code, uses = "0", frozenset()
         self.last_uses = uses
         return code, (src.loc if src else None), str(value)

@@ -295,3 +295,29 @@ def test_cli_rules_diff_reference(capsys, tmp_path):
     assert main(["reference"]) == 0
     assert capsys.readouterr().out == reference_md()
     assert main(["rules", "nosuch"]) == 1
+
+
+def test_a_let_used_where_it_is_unknown_says_where_lets_may_be_used(tmp_path):
+    from ombre_rules.errors import SpecError
+
+    house = tmp_path / "house.yaml"
+    house.write_text('id: my_ombre\nextends: ombre\nplay:\n  end_when: "mine == 9"\n')
+    with pytest.raises(SpecError) as e:
+        load(str(house))
+    assert str(e.value).split("\n")[0] == (f"{house}:4:14: 'mine' is defined under let: and may be used only in "
+                                           f"the outcomes and the payment steps of scoring")
+
+
+def test_human_prompt_names_the_obligation(monkeypatch, capsys):
+    from ombre_rules.cli import _human_turn
+
+    st = State(load("ombre"), seed=1)
+    rng = random.Random(1)
+    while st.phase_name != "play" or not st.trick:
+        acts = st.legal_actions()
+        st.apply(acts[rng.randrange(len(acts))])
+    answers = iter(["play 2S", "play 2D"])
+    monkeypatch.setattr("builtins.input", lambda _prompt: next(answers))
+    assert st.rules.action_str(_human_turn(st, 2)) == "play 2D"
+    assert ("'play 2S' is not legal now (must follow suit: AC led (trumps (diamonds)) and you hold 2D); "
+            "legal: play AS, play 2D") in capsys.readouterr().out
