@@ -58,6 +58,6 @@ def diff_md(d: Diff) -> str:
             elif c.kind == "removed":
                 out.append(f"- **{c.name}** removed: {c.old}")
             else:
-                out.append(f"- **{c.name}**: {c.old} → {c.new}")
+                out.append(f"- **{c.name}**: {c.old or '(empty)'} → {c.new or '(empty)'}")
         out.append("")
     return "\n".join(out).rstrip() + "\n"
