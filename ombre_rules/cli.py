@@ -9,7 +9,7 @@ import sys
 import time
 
 from . import bench as bench_mod
-from . import outfile
+from . import book_cli, outfile
 from .engine import State
 from .errors import OmbreError, SpecErrors
 from .log import format_deal
@@ -28,6 +28,9 @@ EPILOG = """examples:
   ombre bench-bots --deals 200 --decisions 100 --json
   ombre simulate VARIANT --deals 1000 --players greedy --seed 1 --jobs 2 --out deals.jsonl
   ombre compare VARIANT1 VARIANT2 --deals 2000 --seed 1 --out report/
+  ombre rules VARIANT --format html --out rules.html
+  ombre diff VARIANT "VARIANT(OPTION=CHOICE)"
+  ombre reference --out docs/reference.md
 """
 
 
@@ -133,7 +136,11 @@ def _human_turn(state: State, seat: int) -> int:
             print(f"not understood: {e.message}")
             continue
         if a not in state.legal_actions():
-            print(f"'{state.rules.action_str(a)}' is not legal now; legal: {', '.join(v['legal'])}")
+            from .explain.why import why_illegal
+
+            why = why_illegal(state, a)
+            print(f"'{state.rules.action_str(a)}' is not legal now{' (' + why + ')' if why else ''}; "
+                  f"legal: {', '.join(v['legal'])}")
             continue
         return a
 
@@ -420,6 +427,7 @@ def build_parser() -> argparse.ArgumentParser:
     _sim_args(s, players_help)
     s.add_argument("--out", metavar="DIR", required=True, help="folder for report.md, metrics.csv/json, charts")
     s.set_defaults(fn=cmd_compare)
+    book_cli.add_parsers(sub, _load)
     s = sub.add_parser("test", help="run scenario files (or folders of them)")
     s.add_argument("files", nargs="+", metavar="SCENARIO")
     s.set_defaults(fn=cmd_test)

@@ -116,11 +116,11 @@ LAYERS = [
     ("errors", "resources", "cards", "checks", "outfile"),
     ("spec",),
     ("lang",),
-    ("envs", "ruleset"),  # envs: what expressions see, for the ruleset's tables and the engine's deals
+    ("envs", "ruleset", "explain"),  # envs: what expressions see, for the ruleset's tables and the engine's deals
     ("engine",),
     ("bots", "players", "records", "log", "scenario", "session", "bench", "book", "obs", "openspiel", "pettingzoo"),
     ("sim",),
-    ("cli", "__main__", "", "web"),
+    ("cli", "book_cli", "__main__", "", "web"),
 ]
 # the one arrow upwards: `pile(seat)` in an expression reads the piles of the engine (a module without imports)
 UPWARD = {("ombre_rules.envs", "ombre_rules.engine.piles")}

@@ -155,10 +155,20 @@ class RulesetBase:
         try:
             e = self.compiler.compile(value, src, site)
         except ExprError as err:
-            self._errors.append(err)
+            self._errors.append(self._let_hint(err))
             e = self.compiler.compile(0, None, replace(site, result=T.ANY))
         self._memo[memo] = e
         return e
+
+    def _let_hint(self, err: ExprError) -> ExprError:
+        """An unknown name that is a `let` of the file: say where lets may be used."""
+        data = self.spec.data
+        lets = set(data.get("let") or {}) | set((data.get("scoring") or {}).get("let") or {})
+        for name in lets:
+            if err.message.startswith(f"unknown name '{name}'"):
+                return ExprError(f"'{name}' is defined under let: and may be used only in the outcomes and the "
+                                 f"payment steps of scoring", err.loc, err.context)
+        return err
 
     def _pick(self, *paths: tuple) -> tuple | None:
         """The first of several paths that is present: a contract's own setting, then the global one.
@@ -236,7 +246,7 @@ class RulesetBase:
         try:
             code, uses, t = self.compiler.code(value, src, site, local_names)
         except ExprError as err:
-            self._errors.append(err)
+            self._errors.append(self._let_hint(err))
             code, uses, t = ast.Constant(0), frozenset(), T.ANY
         self.last_uses = uses
         self.last_type = t
