@@ -287,36 +287,38 @@ def cmd_simulate(args) -> int:
 
 
 def cmd_compare(args) -> int:
-    from .sim import report
-    from .sim.runner import collect, run
-    from .sim.stats import metrics
+    from .sim import compare, report
 
     _run_checks(args)
+    if args.min_reached < 1:
+        raise OmbreError("--min-reached must be at least 1")
     opts = _options(args.option)
-    loaded = []
+    runs = []
     for v in args.variants:
-        rules = load(v, opts if len(args.variants) == 1 else {})
-        loaded.append((v, rules))
-    results: dict[str, dict] = {}
-    stopped = False
-    for v, rules in loaded:
-        names = _players(rules, args.players)
-        lines, stopped = collect(run(v, opts if len(args.variants) == 1 else {}, names, args.seed, args.deals,
-                                     args.jobs, args.dask), args.deals, rules.variant)
-        if lines:
-            results[rules.variant] = metrics(lines, rules.players)
-        if stopped:
-            break
-    if not results:
+        o = opts if len(args.variants) == 1 else {}
+        rules = load(v, o)
+        runs.append(compare.Run(v, o, rules, _players(rules, args.players), []))
+    stopped = compare.play(runs, args.seed, args.deals, args.jobs, args.dask)
+    a = compare.analyse(runs, args.min_reached)
+    if not a["variants"]:
         print("ombre: interrupted before any deal was done", file=sys.stderr)
         return 130
-    meta = {"deals": args.deals, "seed": args.seed, "players": [args.players], "variants": list(results),
-            "interrupted": stopped}
-    files = report.write(results, meta, args.out)
-    print(report.table(results))
-    print(f"written to {args.out}: {', '.join(files)}")
-    if not any(f.endswith(".png") for f in files):
-        print("(no charts: install the 'plot' extra, pip install 'ombre_rules[plot]')")
+    meta = {"deals": args.deals, "seed": args.seed, "players": args.players, "min_reached": args.min_reached,
+            "players_by_variant": {r.rules.variant: r.players for r in runs},
+            "played": {v: m["deals"] for v, m in a["variants"].items()},
+            "variants": list(a["variants"]), "interrupted": stopped}
+    out = sys.stderr if args.out == "-" else sys.stdout
+    for w in a["warnings"]:
+        print(f"warning: {w}", file=out)
+    files = report.write(a, meta, args.out)
+    print(report.table(a["variants"]), file=out)
+    if stopped:
+        print("interrupted: " + ", ".join(f"{v} {n} of {args.deals} deals" for v, n in meta["played"].items()),
+              file=out)
+    if files:
+        print(f"written to {args.out}: {', '.join(files)}", file=out)
+        if not any(f.endswith(".png") for f in files):
+            print("(no charts: install the 'plot' extra, pip install 'ombre_rules[plot]')", file=out)
     return 130 if stopped else 0
 
 
@@ -406,10 +408,15 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("compare", help="compare variants over the same deal seeds: report, charts, CSV, JSON",
                        description="Simulate each variant over the same deal seeds (common random numbers) and "
                        "compare contract mix, pass-out rate, declarer success, outcomes, payments, seat "
-                       "advantage and deal length, with 95%% confidence intervals.")
+                       "advantage, deal length and the Ludii metrics, with 95 percent confidence intervals and "
+                       "paired differences from the first variant; rule coverage says which rules the deals "
+                       "reached.")
     s.add_argument("variants", nargs="+", metavar="VARIANT|FILE")
     _sim_args(s, players_help)
-    s.add_argument("--out", metavar="DIR", required=True, help="folder for report.md, metrics.csv/json, charts")
+    s.add_argument("--out", metavar="DIR", required=True, help="folder for report.md, report.html, metrics.csv/json "
+                   "and charts ('-': the Markdown report on standard output)")
+    s.add_argument("--min-reached", type=int, default=30, metavar="N",
+                   help="warn about a rule the variants differ by that fewer than N deals reached (default 30)")
     s.set_defaults(fn=cmd_compare)
     s = sub.add_parser("test", help="run scenario files (or folders of them)")
     s.add_argument("files", nargs="+", metavar="SCENARIO")

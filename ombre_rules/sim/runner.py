@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from ..engine import State
 from ..errors import OmbreError
 from ..players import act, make_player
-from ..ruleset import Ruleset, load
+from ..ruleset import SPECIAL_VERBS, Ruleset, load
 
 
 def deal_seed(seed: int, i: int) -> int:
@@ -21,20 +21,54 @@ def deal_seed(seed: int, i: int) -> int:
     return int.from_bytes(hashlib.blake2b(b"%d/%d" % (seed, i), digest_size=4).digest(), "little")
 
 
+def _action_kinds(rules: Ruleset) -> list[tuple[int, int, str]]:
+    """Action id ranges and the mechanic each belongs to, for counting what a deal offered and took."""
+    r = rules
+    kinds = [(r.A_DISCARD, r.A_BID, "discard"), (r.A_BID, r.A_TRUMP, "bid"), (r.A_TRUMP, r.A_PASS, "trump")]
+    kinds += [(r.A_PASS + i, r.A_PASS + i + 1, verb) for i, verb in enumerate(SPECIAL_VERBS)]
+    kinds += [(r.A_CALL, r.A_GIVE, "call"), (r.A_GIVE, r.A_DEMAND, "give"), (r.A_DEMAND, r.num_actions, "demand")]
+    return kinds
+
+
+def _kinds_of(kinds: list[tuple[int, int, str]], acts) -> set[str]:
+    return {name for lo, hi, name in kinds if any(lo <= a < hi for a in acts)}
+
+
+def fallback_taken(rules: Ruleset, state: State) -> bool:
+    """Whether every seat passed the first round, so that the variant's all-pass rule was applied."""
+    ap = rules.auction
+    res = state.result
+    return res.contract is None or state.round_no > 0 or \
+        (ap.force_contract is not None and res.contract == ap.force_contract.name)
+
+
 def play_deal(rules: Ruleset, names: list[str], seed: int, i: int) -> dict:
-    """Play deal i of a run with one named player per seat; its result line."""
+    """Play deal i of a run with one named player per seat; its result line, with what the deal reached: the
+    mechanics offered (legal at some decision) and taken, the decisions with a choice, each trick's winner."""
     s = deal_seed(seed, i)
     n = rules.players
     players = [make_player(nm, s * 16 + k, rules) for k, nm in enumerate(names)]
     state = State(rules, seed=s, dealer=i % n)
+    kinds = _action_kinds(rules)
+    offered: set[str] = set()
+    decisions = choices = 0
+    high = rules.A_DISCARD
     while state.phase != 5:
         seat = state.to_move
+        legal = state.legal_actions()
+        decisions += 1
+        if len(legal) > 1:
+            choices += 1
+        if max(legal) >= high:
+            offered |= _kinds_of(kinds, legal)
         state.apply(act(players[seat], state, seat))
     res = state.result
     return {"deal": i, "seed": s, "dealer": state.dealer, "declarer": res.declarer, "contract": res.contract,
             "trump": res.trump, "outcome": res.outcome, "tricks": list(res.tricks), "payments": list(res.payments),
             "pool_before": res.pool_before, "pool_after": res.pool_after, "actions": len(state.history),
-            "history": [rules.action_str(a) for a in state.history]}
+            "history": [rules.action_str(a) for a in state.history], "fallback": fallback_taken(rules, state),
+            "offered": sorted(offered), "taken": sorted(_kinds_of(kinds, state.history)),
+            "decisions": decisions, "choices": choices, "winners": [w for _l, _c, w in state.trick_log]}
 
 
 _RULES: dict[tuple, Ruleset] = {}

@@ -1,0 +1,49 @@
+"""`compare`: the same deal seeds played in every variant, then metrics, paired differences, rule coverage and
+the warnings about rules the deals barely reached."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..ruleset import Ruleset
+from .coverage import coverage, warnings
+from .paired import differences
+from .runner import collect, run
+from .stats import metrics
+
+# a rule by which compared variants differ, reached in fewer deals than this, is warned about
+MIN_REACHED = 30
+
+
+@dataclass
+class Run:
+    """One variant's part of a comparison: its rules, players by seat and the result lines of its deals."""
+
+    variant: str
+    options: dict
+    rules: Ruleset
+    players: list[str]
+    lines: list[dict]
+
+
+def play(runs: list[Run], seed: int, deals: int, jobs: int, dask: str | None) -> bool:
+    """Play each run's deals in turn (filling its lines); whether Ctrl-C stopped the comparison."""
+    for r in runs:
+        r.lines, stopped = collect(run(r.variant, r.options, r.players, seed, deals, jobs, dask), deals,
+                                   r.rules.variant)
+        if stopped:
+            return True
+    return False
+
+
+def analyse(runs: list[Run], least: int = MIN_REACHED) -> dict:
+    """Metrics, coverage and differences from the first variant, of the runs that played any deal."""
+    done = [r for r in runs if r.lines]
+    base = done[0] if done else None
+    return {
+        "variants": {r.rules.variant: metrics(r.lines, r.rules.players) for r in done},
+        "coverage": {r.rules.variant: coverage(r.lines, r.rules) for r in done},
+        "paired": {r.rules.variant: differences(base.lines, r.lines, base.rules.players, r.rules.players)
+                   for r in done[1:]},
+        "warnings": warnings([(r.rules.variant, r.rules, r.lines) for r in done], least),
+        "contract_order": list(dict.fromkeys(c.name for r in done for c in r.rules.contracts)),
+    }
