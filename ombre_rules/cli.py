@@ -2,15 +2,18 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
 import time
 
+from . import __version__
 from . import bench as bench_mod
 from .engine import State
 from .errors import OmbreError, SpecErrors
 from .log import format_deal
+from .output import open_output
 from .players import act, make_player
 from .ruleset import Ruleset, load
 
@@ -68,17 +71,17 @@ def cmd_variants(args) -> int:
     return 0
 
 
-def check_variant(path: str) -> list[str]:
+def check_variant(path: str) -> list[OmbreError]:
     """Every problem of a variant file: with its default options and with each other choice of each option."""
     from .spec.resolve import resolve
 
-    problems: list[str] = []
+    problems: list[OmbreError] = []
     try:
         spec = resolve(path)
     except SpecErrors as e:
-        return [str(x) for x in e.errors]
+        return list(e.errors)
     except OmbreError as e:
-        return [str(e)]
+        return [e]
     runs = [{}] + [{k: c} for k, cs in spec.choices.items() for c in cs if c != spec.defaults[k]]
     for sel in runs:
         try:
@@ -87,26 +90,32 @@ def check_variant(path: str) -> list[str]:
                 for fid in range(len(rules.follow_lists)):
                     ctx.follow(fid)
         except SpecErrors as e:
-            problems += [str(x) for x in e.errors]
+            problems += e.errors
         except OmbreError as e:
-            problems.append(str(e))
-    out = []
-    for p in problems:
-        if p not in out:
-            out.append(p)
-    return out
+            problems.append(e)
+    return list({str(p): p for p in problems}.values())
+
+
+def _report(messages: list, fmt: str, to_stderr: bool) -> None:
+    """Print messages as text (errors on stderr) or as JSON lines on stdout."""
+    for m in messages:
+        if fmt == "json":
+            print(m.to_json())
+        else:
+            print(m.text(), file=sys.stderr if to_stderr else sys.stdout)
 
 
 def cmd_check(args) -> int:
+    from .messages import Message, expand, from_error
+
     bad = 0
-    for path in args.files:
+    for path in expand(args.files):
         problems = check_variant(path)
-        for p in problems:
-            print(p, file=sys.stderr)
+        _report([from_error(p, path) for p in problems], args.format, True)
         if problems:
             bad += 1
         else:
-            print(f"{path}: ok")
+            _report([Message(path, None, None, "ok", "ok")], args.format, False)
     return 1 if bad else 0
 
 
@@ -199,10 +208,7 @@ def cmd_bench(args) -> int:
     if args.json:
         print(json.dumps(out))
     else:
-        print(f"{out['variant']}: {out['deals']} deals in {out['seconds']:.2f}s = {out['deals_per_s']:.0f} deals/s "
-              f"({out['actions_per_deal']} actions/deal, {out['loop']} loop)")
-        print(f"contracts: {out['contracts']}")
-        print(f"outcomes: {out['outcomes']}")
+        print(bench_mod.table(out))
     return 0
 
 
@@ -250,39 +256,30 @@ def cmd_simulate(args) -> int:
     opts = _options(args.option)
     rules = load(args.variant, opts)
     names = _players(rules, args.players)
-    out = None
-    if args.out:
-        try:
-            out = open(args.out + ".part", "w", encoding="utf-8")
-        except OSError as e:
-            raise OmbreError(f"cannot write '{args.out}': {e.strerror or e}") from None
-
-    def sink(line: dict) -> None:
-        if out is not None:
-            out.write(json.dumps(line, separators=(",", ":")) + "\n")
-
     t0 = time.perf_counter()
-    try:
+    with open_output(args.out) if args.out else contextlib.nullcontext() as out:
+        def sink(line: dict) -> None:
+            if out is not None:
+                out.write(json.dumps(line, separators=(",", ":")) + "\n")
+
         lines, stopped = collect(run(args.variant, opts, names, args.seed, args.deals, args.jobs, args.dask),
-                                 args.deals, rules.variant, sink)
-    finally:
-        if out is not None:
-            out.close()
-            os.replace(args.out + ".part", args.out)
+                                 args.deals, rules.variant, sink, args.quiet)
+    info = sys.stderr if args.out == "-" else sys.stdout
     dt = time.perf_counter() - t0
     m = metrics(lines, rules.players) if lines else None
     print(f"{rules.variant}: {len(lines)} deals in {dt:.2f}s = {len(lines) / max(dt, 1e-9):.1f} deals/s "
-          f"(players {','.join(names)}, seed {args.seed})" + ("; interrupted" if stopped else ""))
+          f"(players {','.join(names)}, seed {args.seed})" + ("; interrupted" if stopped else ""), file=info)
     if m:
-        print("contracts: " + ", ".join(f"{c} {d['count']}" for c, d in m["contract_mix"].items()))
-        print("outcomes: " + ", ".join(f"{o} {d['count']}" for o, d in m["outcomes"].items()))
+        print("contracts: " + ", ".join(f"{c} {d['count']}" for c, d in m["contract_mix"].items()), file=info)
+        print("outcomes: " + ", ".join(f"{o} {d['count']}" for o, d in m["outcomes"].items()), file=info)
         ds = m["declarer_success"]
         print(f"declarer wins: {ds['count']} of {sum(1 for x in lines if x['contract'])} played "
-              f"({100 * ds['rate']:.1f}%)")
+              f"({100 * ds['rate']:.1f}%)", file=info)
         totals = [sum(x["payments"][k] for x in lines) for k in range(rules.players)]
-        print("net payments by seat: " + ", ".join(f"seat {k} ({names[k]}) {t:+d}" for k, t in enumerate(totals)))
+        print("net payments by seat: " + ", ".join(f"seat {k} ({names[k]}) {t:+d}" for k, t in enumerate(totals)),
+              file=info)
     if args.out:
-        print(f"{len(lines)} lines written to {args.out}")
+        print(f"{len(lines)} lines written to {'standard output' if args.out == '-' else args.out}", file=info)
     return 130 if stopped else 0
 
 
@@ -298,7 +295,7 @@ def cmd_compare(args) -> int:
         o = opts if len(args.variants) == 1 else {}
         rules = load(v, o)
         runs.append(compare.Run(v, o, rules, _players(rules, args.players), []))
-    stopped = compare.play(runs, args.seed, args.deals, args.jobs, args.dask)
+    stopped = compare.play(runs, args.seed, args.deals, args.jobs, args.dask, args.quiet)
     a = compare.analyse(runs, args.min_reached)
     if not a["variants"]:
         print("ombre: interrupted before any deal was done", file=sys.stderr)
@@ -323,43 +320,52 @@ def cmd_compare(args) -> int:
 
 
 def cmd_test(args) -> int:
+    from .messages import Message, expand, from_error, junit
     from .scenario import run_file
 
-    files: list[str] = []
-    for p in args.files:
-        if os.path.isdir(p):
-            for root, _dirs, fs in os.walk(p):
-                files += [os.path.join(root, f) for f in sorted(fs) if f.endswith((".yaml", ".yml"))]
-        else:
-            files.append(p)
+    files = expand(args.files)
     if not files:
         raise OmbreError("no scenario files given")
     cache: dict = {}
     passed = failed = 0
+    results = []
     for f in sorted(files):
         try:
             rep = run_file(f, cache)
         except OmbreError as e:
-            print(str(e), file=sys.stderr)
+            m = from_error(e, f)
+            _report([m], args.format, True)
+            results.append((f, [], [(os.path.basename(f), m)]))
             failed += 1
             continue
+        fails = [(fl.scenario, Message(fl.loc.file, fl.loc.line, fl.loc.col, "failed",
+                                       f"{fl.scenario}: {fl.message}")) for fl in rep.failures]
+        results.append((f, rep.passed, fails))
         passed += len(rep.passed)
-        failed += len(rep.failures)
-        for fl in rep.failures:
-            print(str(fl), file=sys.stderr)
-    print(f"{passed} passed, {failed} failed")
+        failed += len(fails)
+        _report([m for _sc, m in fails], args.format, True)
+        if args.format == "json":
+            _report([Message(f, None, None, "passed", name) for name in rep.passed], "json", False)
+    if args.junit:
+        with open_output(args.junit) as out:
+            out.write(junit(results))
+    if args.format == "text":
+        print(f"{passed} passed, {failed} failed", file=sys.stderr if args.junit == "-" else sys.stdout)
     return 1 if failed else 0
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="ombre", description="Play, check and test games of the Ombre family, each defined by a "
                 "YAML variant file.", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--version", action="version", version=f"ombre {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     s = sub.add_parser("variants", help="list the built-in variants and their options")
     s.set_defaults(fn=cmd_variants)
-    s = sub.add_parser("check", help="validate variant files (file:line:col messages, exit 1 on errors)")
-    s.add_argument("files", nargs="+", metavar="FILE")
+    s = sub.add_parser("check", help="validate variant files or folders of them (file:line:col messages, exit 1 "
+                       "on errors)")
+    s.add_argument("files", nargs="+", metavar="FILE|FOLDER")
+    _format_arg(s)
     s.set_defaults(fn=cmd_check)
     s = sub.add_parser("play", help="play one deal with bots (or a person) and print its log")
     s.add_argument("variant", metavar="VARIANT|FILE", help="a built-in variant, NAME(key=value,...), or a file")
@@ -419,9 +425,17 @@ def build_parser() -> argparse.ArgumentParser:
                    help="warn about a rule the variants differ by that fewer than N deals reached (default 30)")
     s.set_defaults(fn=cmd_compare)
     s = sub.add_parser("test", help="run scenario files (or folders of them)")
-    s.add_argument("files", nargs="+", metavar="SCENARIO")
+    s.add_argument("files", nargs="+", metavar="SCENARIO|FOLDER")
+    _format_arg(s)
+    s.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report to FILE ('-': standard output)")
     s.set_defaults(fn=cmd_test)
     return p
+
+
+def _format_arg(s) -> None:
+    s.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text (default; errors on standard error) or json: one JSON object per line and message, "
+                        "with file, line, column, code and message, on standard output")
 
 
 def _sim_args(s, players_help: str) -> None:
@@ -433,6 +447,8 @@ def _sim_args(s, players_help: str) -> None:
     s.add_argument("--dask", metavar="ADDRESS", help="run on the Dask cluster with this scheduler address "
                    "(needs the 'dask' extra)")
     s.add_argument("--option", action="append", metavar="KEY=VALUE", help="set a variant option (repeatable)")
+    s.add_argument("-q", "--quiet", action="store_true", help="no progress bar (it is shown on standard error "
+                   "only when that is a terminal)")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -25,11 +25,11 @@ class Run:
     lines: list[dict]
 
 
-def play(runs: list[Run], seed: int, deals: int, jobs: int, dask: str | None) -> bool:
+def play(runs: list[Run], seed: int, deals: int, jobs: int, dask: str | None, quiet: bool = False) -> bool:
     """Play each run's deals in turn (filling its lines); whether Ctrl-C stopped the comparison."""
-    for r in runs:
+    for i, r in enumerate(runs):
         r.lines, stopped = collect(run(r.variant, r.options, r.players, seed, deals, jobs, dask), deals,
-                                   r.rules.variant)
+                                   f"{r.rules.variant} ({i + 1}/{len(runs)})", quiet=quiet)
         if stopped:
             return True
     return False

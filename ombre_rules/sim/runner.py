@@ -148,26 +148,43 @@ def _run_dask(variant: str, options: dict, names: list[str], seed: int, deals: i
         client.close()
 
 
-class Progress:
-    """A one-line progress bar on stderr, shown only when stderr is a terminal."""
+def _clock(seconds: float) -> str:
+    """A duration as m:ss (h:mm:ss from an hour).
 
-    def __init__(self, total: int, label: str, stream=None) -> None:
+    >>> _clock(75), _clock(3725)
+    ('1:15', '1:02:05')
+    """
+    s = int(seconds + 0.5)
+    h, m = divmod(s // 60, 60)
+    return f"{h}:{m:02d}:{s % 60:02d}" if h else f"{m}:{s % 60:02d}"
+
+
+class Progress:
+    """A one-line progress bar on stderr with the rate and the time left, shown only when stderr is a terminal
+    (and not asked to be quiet)."""
+
+    def __init__(self, total: int, label: str, stream=None, quiet: bool = False) -> None:
         self.total = total
         self.label = label
         self.stream = stream or sys.stderr
-        self.on = self.total > 0 and hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.on = not quiet and self.total > 0 and hasattr(self.stream, "isatty") and self.stream.isatty()
         self.t0 = time.perf_counter()
         self.last = 0.0
+
+    def line(self, done: int, elapsed: float) -> str:
+        """The bar's text after `done` deals in `elapsed` seconds."""
+        frac = done / self.total
+        rate = done / max(elapsed, 1e-9)
+        left = f"ETA {_clock((self.total - done) / rate)}" if done < self.total and done else \
+            f"in {_clock(elapsed)}" if done else "ETA --:--"
+        return f"{self.label} [{'#' * int(30 * frac):<30}] {done}/{self.total} {rate:.0f} deals/s {left}"
 
     def update(self, done: int) -> None:
         now = time.perf_counter()
         if not self.on or (now - self.last < 0.2 and done < self.total):
             return
         self.last = now
-        frac = done / self.total
-        bar = "#" * int(30 * frac)
-        rate = done / max(now - self.t0, 1e-9)
-        self.stream.write(f"\r{self.label} [{bar:<30}] {done}/{self.total} {rate:.0f} deals/s")
+        self.stream.write("\r" + self.line(done, now - self.t0) + "\x1b[K")
         self.stream.flush()
 
     def close(self) -> None:
@@ -176,12 +193,12 @@ class Progress:
             self.stream.flush()
 
 
-def collect(lines: Iterator[dict], total: int, label: str, sink: Callable[[dict], None] | None = None) \
-        -> tuple[list[dict], bool]:
+def collect(lines: Iterator[dict], total: int, label: str, sink: Callable[[dict], None] | None = None,
+            quiet: bool = False) -> tuple[list[dict], bool]:
     """Take a run's lines (passing each to `sink`), with a progress bar; Ctrl-C stops and keeps what is done.
     Returns the lines and whether the run was interrupted."""
     out: list[dict] = []
-    bar = Progress(total, label)
+    bar = Progress(total, label, quiet=quiet)
     try:
         for line in lines:
             out.append(line)
