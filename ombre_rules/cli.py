@@ -10,11 +10,9 @@ import time
 
 from . import __version__
 from . import bench as bench_mod
-from .engine import State
 from .errors import OmbreError, SpecErrors
-from .log import format_deal
 from .output import open_output
-from .players import act, make_player
+from .players import make_player
 from .ruleset import Ruleset, load
 
 EPILOG = """examples:
@@ -119,34 +117,9 @@ def cmd_check(args) -> int:
     return 1 if bad else 0
 
 
-def _human_turn(state: State, seat: int) -> int:
-    v = state.view(seat)
-    print(f"\n-- seat {seat}, {v['phase']} --")
-    print(f"hand: {' '.join(v['hand'])}")
-    if v["trump"]:
-        who = f"; contract {v['contract']} by seat {v['declarer']}" if v["contract"] else ""
-        print(f"trumps: {v['trump']}{who}")
-    if v["current_trick"]:
-        print(f"trick so far: {' '.join(v['current_trick'])}")
-    print("legal: " + ", ".join(v["legal"]))
-    while True:
-        try:
-            text = input(f"seat {seat}> ")
-        except EOFError:
-            raise KeyboardInterrupt from None
-        try:
-            a = state.rules.parse_action(text)
-        except OmbreError as e:
-            print(f"not understood: {e.message}")
-            continue
-        if a not in state.legal_actions():
-            print(f"'{state.rules.action_str(a)}' is not legal now; legal: {', '.join(v['legal'])}")
-            continue
-        return a
-
-
 def cmd_play(args) -> int:
     from .records import to_record, write
+    from .tty import play_table
 
     rules = _load(args.variant, args.option)
     n = rules.players
@@ -154,33 +127,17 @@ def cmd_play(args) -> int:
         raise OmbreError(f"--human must be a seat from 0 to {n - 1}")
     if not 0 <= args.dealer < n:
         raise OmbreError(f"--dealer must be a seat from 0 to {n - 1}")
+    if args.deals < 1:
+        raise OmbreError("--deals must be at least 1")
     names = (args.players or "random").split(",")
     if len(names) == 1:
         names *= n
     if len(names) != n:
         raise OmbreError(f"--players names {len(names)} players; {rules.variant} has {n} seats")
     players = [make_player(nm, args.seed * 1000 + i, rules) for i, nm in enumerate(names)]
-    state = State(rules, seed=args.seed, dealer=args.dealer)
-    shown = 0
-
-    def show_new() -> None:  # the log lines the watching seat has not seen yet
-        nonlocal shown
-        lines = format_deal(state, viewer=args.human)
-        if lines[shown:]:
-            print("\n".join(lines[shown:]))
-        shown = len(lines)
-
-    while not state.is_terminal:
-        seat = state.current_player
-        if seat == args.human:
-            show_new()
-            a = _human_turn(state, seat)
-        else:
-            a = act(players[seat], state, seat)
-        state.apply(a)
-    show_new()
-    if args.record:
-        write(args.record, [to_record(state)])
+    done, quit_ = play_table(rules, players, args.human, args.seed, args.dealer, args.deals)
+    if args.record and done:
+        write(args.record, [to_record(s) for s in done])
         print(f"record written to {args.record}")
     return 0
 
@@ -367,13 +324,16 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("files", nargs="+", metavar="FILE|FOLDER")
     _format_arg(s)
     s.set_defaults(fn=cmd_check)
-    s = sub.add_parser("play", help="play one deal with bots (or a person) and print its log")
+    s = sub.add_parser("play", help="play a deal (or --deals N) with bots or a person and print its log")
     s.add_argument("variant", metavar="VARIANT|FILE", help="a built-in variant, NAME(key=value,...), or a file")
     s.add_argument("--seed", type=int, default=0, help="seed of the deal and the bots (default 0)")
     s.add_argument("--dealer", type=int, default=0, help="the dealer's seat (default 0)")
     s.add_argument("--option", action="append", metavar="KEY=VALUE", help="set a variant option (repeatable)")
     s.add_argument("--players", metavar="P1,P2,...", help="bot per seat (default random)")
-    s.add_argument("--human", type=int, metavar="SEAT", help="play this seat yourself at the terminal")
+    s.add_argument("--human", type=int, metavar="SEAT", help="play this seat yourself at the terminal (type help "
+                   "or ? at the prompt)")
+    s.add_argument("--deals", type=int, default=1, metavar="N", help="play N deals: a session, the dealer moving "
+                   "round and the pool carried over, with a score sheet at the end (default 1)")
     s.add_argument("--record", metavar="FILE", help="write the deal's JSON record to FILE")
     s.set_defaults(fn=cmd_play)
     s = sub.add_parser("replay", help="re-run a JSON record and verify it")
