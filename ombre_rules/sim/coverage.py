@@ -148,7 +148,7 @@ def differing(a: Ruleset, b: Ruleset) -> list[tuple]:
         if oa.get(key) != ob.get(key):
             for r in (a, b):
                 paths += [p for k, p in _readers(r.spec.data) if k == key]
-    return paths
+    return list(dict.fromkeys(paths))
 
 
 def _has(rules: Ruleset, path: tuple) -> bool:
