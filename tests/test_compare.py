@@ -64,10 +64,12 @@ def test_warning_first_on_stdout_and_in_the_report(tmp_path, capsys):
     want = [f"warning: all-pass rule (every seat passed): reached in 6 of 60 deals of ombre (it differs between "
             f"ombre and {CB}) — this comparison says little about it; try --players random or more deals",
             f"warning: contract contrabola: reached in 5 of 60 deals of {CB} (it differs between ombre and {CB}) — "
-            "this comparison says little about it; try --players random or more deals"]
-    assert text[:2] == want
+            "this comparison says little about it; try --players random or more deals",
+            f"warning: {CB} and ombre end differently in only 5 of 60 deals dealt alike — this comparison says "
+            "little about what sets them apart; try --players random or more deals"]
+    assert text[:3] == want
     md = (out / "report.md").read_text().splitlines()
-    assert md[0] == "# Variant comparison" and md[2:4] == ["- **" + w[len("warning: "):] + "**" for w in want]
+    assert md[0] == "# Variant comparison" and md[2:5] == ["- **" + w[len("warning: "):] + "**" for w in want]
     data = json.loads((out / "metrics.json").read_text())
     assert data["warnings"] == [w[len("warning: "):] for w in want]
     assert data["coverage"][CB]["contracts"]["contrabola"] == 5
@@ -77,6 +79,21 @@ def test_no_warning_when_every_differing_rule_is_reached_enough(capsys, tmp_path
     assert main(["compare", "ombre", CB, "--deals", "60", "--seed", "3", "--out", str(tmp_path / "r"),
                  "--min-reached", "5"]) == 0
     assert not capsys.readouterr().out.startswith("warning")
+
+
+def test_an_option_read_by_an_expression_is_judged_by_the_deals_it_changed(capsys, tmp_path):
+    tie = "ombre(tie_above_ombre=codille_shared)"
+    a = play_chunk("ombre", {}, ["greedy"] * 3, 1, 0, 100)
+    b = play_chunk(tie, {}, ["greedy"] * 3, 1, 0, 100)
+    changed = [x["deal"] for x, y in zip(a, b, strict=True) if (x["outcome"], x["payments"]) !=
+               (y["outcome"], y["payments"])]
+    assert changed == []  # no deal of these came to the tie the option settles
+    assert main(["compare", "ombre", tie, "--deals", "100", "--seed", "1", "--out", str(tmp_path / "r")]) == 0
+    assert capsys.readouterr().out.splitlines()[:2] == [
+        f"warning: outcome puesta: reached in 17 of 100 deals of ombre (it differs between ombre and {tie}) — this "
+        "comparison says little about it; try --players random or more deals",
+        f"warning: {tie} and ombre end alike in all 100 deals dealt alike — this comparison says nothing about "
+        "what sets them apart; try --players random or more deals"]
 
 
 def test_paired_differences_are_deal_by_deal():

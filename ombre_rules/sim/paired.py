@@ -34,6 +34,10 @@ def differences(base: list[dict], other: list[dict], players_base: int, players_
     out = {}
     for key in PAIRED:
         out[key] = paired_ci([b[key] - a[key] for a, b in vals if a[key] is not None and b[key] is not None])
+    out["deals_differing"] = {"pairs": len(pairs),
+                              "play": sum(1 for a, b in pairs if a["history"] != b["history"]),
+                              "result": sum(1 for a, b in pairs if (a["outcome"], a["payments"]) !=
+                                            (b["outcome"], b["payments"]))}
     if players_base == players_other and pairs:
         sa = [_scores(a, players_base) for a, _b in pairs]
         sb = [_scores(b, players_other) for _a, b in pairs]

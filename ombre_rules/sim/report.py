@@ -72,6 +72,9 @@ def flat_rows(results: dict[str, dict], paired: dict[str, dict]) -> list[list]:
             rows.append([v, name, "", _num(m[name]), "", ""])
     for v, diffs in paired.items():
         for k, d in diffs.items():
+            if k == "deals_differing":
+                rows += [[v, "deals_differing", what, d[what], "", ""] for what in ("play", "result")]
+                continue
             rows.append([v, "difference", k, _num(d["mean"]), _num(d["ci"][0]), _num(d["ci"][1])])
     return rows
 
@@ -97,13 +100,16 @@ def _differences(doc: Doc, a: dict) -> None:
     for k, label in list(PAIRED.items()) + [("Balance", "Balance")]:
         for v, diffs in a["paired"].items():
             d = diffs.get(k)
-            if d is None or not d["pairs"]:
+            if d is None or not d["pairs"] or k == "deals_differing":
                 continue
             scale = 1 if k in ("Duration", "declarer_payment") else 100
             unit = "" if scale == 1 else " pp"
             rows.append([label, v, f"{scale * d['mean']:+.2f}{unit} [{scale * d['ci'][0]:+.2f}, "
                          f"{scale * d['ci'][1]:+.2f}]", "*" if d["significant"] else "", f"{d['pairs']:,}"])
     doc.table(["metric", "variant", "difference [95%]", "excludes 0", "pairs"], rows)
+    doc.p("Deals dealt alike that went differently: " + "; ".join(
+        f"{v}: play differs in {d['deals_differing']['play']:,}, the result in {d['deals_differing']['result']:,} "
+        f"of {d['deals_differing']['pairs']:,}" for v, d in a["paired"].items()) + ".")
 
 
 def _coverage(doc: Doc, a: dict) -> None:
@@ -130,6 +136,7 @@ def _coverage(doc: Doc, a: dict) -> None:
 
 def _details(doc: Doc, a: dict, players: dict[str, list[str]]) -> None:
     for v, m in a["variants"].items():
+        kinds = a["players"][v]
         doc.h(v)
         rows = []
         for c, d in m["contract_mix"].items():
@@ -143,6 +150,12 @@ def _details(doc: Doc, a: dict, players: dict[str, list[str]]) -> None:
                    enumerate(zip(m["position_payment"], m["position_win_rate"], strict=True))])
         doc.table(["seat", "player", "mean payment"],
                   [[str(k), players[v][k], _mean(d)] for k, d in enumerate(m["seat_payment"])])
+        if len(kinds) > 1:
+            doc.p("A mixed table: each player's results over the seats it held (every seat plays every position "
+                  "in turn, as the dealer moves round).")
+            doc.table(["player", "seats", "mean payment", "win rate"],
+                      [[nm, ", ".join(map(str, d["seats"])), _mean(d), _pct(d["win_rate"])]
+                       for nm, d in kinds.items()])
         dp = m["declarer_payment"]
         doc.p(f"Declarer's payment: mean {_mean(dp)}, sd {dp['sd']:.2f}; a seat's mean absolute payment "
               f"{m['payment_spread']:.2f} (sd {m['payment_sd']:.2f}); the pool gains {m['pool_net']:+.2f} a deal "
@@ -185,7 +198,8 @@ def write(a: dict, meta: dict, folder: str) -> list[str]:
     colours = contract_colours(list(dict.fromkeys(a["contract_order"] + names)))
     pngs = write_charts(a["variants"], a["paired"], colours, folder)
     with open_output(os.path.join(folder, "metrics.json")) as f:
-        json.dump({"meta": meta, **{k: a[k] for k in ("variants", "coverage", "paired", "warnings")}}, f, indent=1)
+        parts = ("variants", "coverage", "players", "paired", "warnings")
+        json.dump({"meta": meta, **{k: a[k] for k in parts}}, f, indent=1)
         f.write("\n")
     with open_output(os.path.join(folder, "metrics.csv")) as f:
         w = csv.writer(f)

@@ -135,6 +135,18 @@ def bootstrap_ci(values: Callable[[list[int]], float], n: int, rounds: int = 300
     return [stats[int(0.025 * rounds)], stats[min(rounds - 1, int(0.975 * rounds))]]
 
 
+def by_player(lines: list[dict], names: list[str]) -> dict[str, dict]:
+    """Per player name (a mixed table seats several kinds), its mean net payment over the deals and seats it
+    played, and its win rate (no payment counts half)."""
+    out = {}
+    for nm in dict.fromkeys(names):
+        seats = [k for k, x in enumerate(names) if x == nm]
+        pays = [x["payments"][k] for x in lines for k in seats]
+        out[nm] = {"seats": seats, **mean_ci(pays), "win_rate": sum(win_score(p) for p in pays) / len(pays)
+                   if pays else 0.0}
+    return out
+
+
 def metrics(lines: list[dict], players: int) -> dict:
     """The statistics of one variant's deals (result lines of a run)."""
     n = len(lines)
