@@ -111,7 +111,10 @@ def test_paired_differences_are_deal_by_deal():
     assert d["pass_out_rate"]["mean"] == pytest.approx(sum(po) / 80)
     # the same variant twice: every deal is the same, so every difference is exactly 0 and none is marked
     same = differences(a, play_chunk("ombre", {}, ["greedy"] * 3, 5, 0, 80), 3, 3)
+    assert same.pop("deals_differing") == {"pairs": 80, "play": 0, "result": 0}
     assert all(v["mean"] == 0 and v["ci"] == [0, 0] and not v["significant"] for v in same.values())
+    assert d["deals_differing"]["result"] == sum(1 for x, y in zip(a, b, strict=True) if x["payments"] !=
+                                                 y["payments"] or x["outcome"] != y["outcome"])
 
 
 def test_report_files_html_self_contained(tmp_path, capsys):
