@@ -70,20 +70,21 @@ def cmd_variants(args) -> int:
 
 
 def check_variant(path: str) -> list[OmbreError]:
-    """Every problem of a variant file: with its default options and with each other choice of each option."""
+    """Every problem of a variant file: with its default options and with each other choice of each option.
+    Keys the schema does not know are reported and left out, so that the rest of the file is checked too."""
     from .spec.resolve import resolve
 
     problems: list[OmbreError] = []
     try:
-        spec = resolve(path)
+        spec = resolve(path, unknown=problems)
     except SpecErrors as e:
         return list(e.errors)
     except OmbreError as e:
-        return [e]
+        return problems + [e]
     runs = [{}] + [{k: c} for k, cs in spec.choices.items() for c in cs if c != spec.defaults[k]]
     for sel in runs:
         try:
-            rules = load(path, sel)
+            rules = Ruleset.from_spec(resolve(path, sel, unknown=problems))
             for ctx in list(rules._contexts.values()):
                 for fid in range(len(rules.follow_lists)):
                     ctx.follow(fid)

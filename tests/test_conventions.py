@@ -158,3 +158,15 @@ def test_bench_table(capsys):
 def test_argument_errors(argv, msg, capsys):
     rc, out, err = ombre(capsys, *argv)
     assert rc == 1 and msg in err
+
+
+def test_check_goes_past_unknown_keys_to_the_expressions(capsys, write):
+    bad = write('id: a6\nextends: ombre\nplayerz: 4\ncontracts:\n  entrada: {valeu: 3, bid_when: "nosuch > 1"}\n')
+    rc, out, err = ombre(capsys, "check", bad)
+    assert (rc, out) == (1, "")
+    assert err == (f"{bad}:3:1: unknown key 'playerz' in the file (did you mean 'players'?)\n"
+                   f"{bad}:5:13: unknown key 'valeu' in contracts.entrada (did you mean 'value'?)\n"
+                   f"{bad}:5:34: unknown name 'nosuch'\n    nosuch > 1\n    ^\n")
+    # loading the file (not checking it) still stops at its unknown keys
+    rc, out, err = ombre(capsys, "play", bad)
+    assert rc == 1 and "unknown key 'playerz'" in err and "nosuch" not in err
