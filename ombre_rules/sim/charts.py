@@ -23,6 +23,24 @@ def contract_colours(names: list[str]) -> dict[str, str]:
     return out
 
 
+def wrap(name: str, width: int = 22) -> str:
+    r"""A variant's name cut into lines of about `width` characters at its option list, for an axis label.
+
+    >>> wrap("ombre(all_pass=contrabola,tie_above_ombre=codille_shared)")
+    'ombre\n(all_pass=contrabola,\ntie_above_ombre=codille_shared)'
+    """
+    if len(name) <= width or "(" not in name:
+        return name
+    head, rest = name.split("(", 1)
+    lines, cur = [head], "("
+    for part in rest.split(","):
+        if cur not in ("(", "") and len(cur) + len(part) > width:
+            lines.append(cur + ",")
+            cur = ""
+        cur += ("," if cur not in ("(", "") else "") + part
+    return "\n".join(lines + [cur])
+
+
 def _plt():
     try:
         import matplotlib
@@ -73,7 +91,7 @@ def declarer_success(plt, results: dict, colours: dict, folder: str) -> str:
             ax.errorbar([x], [d["rate"]], yerr=[[d["rate"] - d["ci"][0]], [d["ci"][1] - d["rate"]]], fmt="o",
                         color=colours[c], capsize=3, label=None if c in labelled else c)
             labelled.add(c)
-    ax.set_xticks(range(len(names)), names, fontsize="small")
+    ax.set_xticks(range(len(names)), [wrap(v) for v in names], fontsize="small")
     ax.set_ylim(0, 1)
     ax.set_ylabel("share of its deals the declarer gains")
     ax.set_title("How often does the declarer win each contract? (95% interval)")
@@ -88,7 +106,8 @@ def position_payment(plt, results: dict, folder: str) -> str:
     width = 0.8 / max(len(names), 1)
     for i, v in enumerate(names):
         pp = results[v]["position_payment"]
-        xs = [p - 0.4 + width * (i + 0.5) for p in range(len(pp))]
+        # the dealer is the last position at every table, however many seats it has
+        xs = [(p if p < len(pp) - 1 else most - 1) - 0.4 + width * (i + 0.5) for p in range(len(pp))]
         ax.bar(xs, [d["mean"] for d in pp], width,
                yerr=[[d["mean"] - d["ci"][0] for d in pp], [d["ci"][1] - d["mean"] for d in pp]], capsize=3,
                label=v)
@@ -110,17 +129,21 @@ def differences(plt, results: dict, paired: dict, folder: str) -> str | None:
     if not others:
         return None
     base = next(iter(results))
-    keys = [k for k in _SHARES if k in paired[others[0]]]
+    keys = [k for k in _SHARES if any(k in paired[v] for v in others)]
     fig, ax = plt.subplots(figsize=(9, 0.45 * len(keys) * max(1, len(others) / 2) + 1.8))
     height = 0.8 / len(others)
+    labelled: set[int] = set()
     for i, v in enumerate(others):
         for j, k in enumerate(keys):
-            d = paired[v][k]
+            d = paired[v].get(k)
+            if d is None or not d["pairs"]:
+                continue
             y = j - 0.4 + height * (i + 0.5)
             lo, hi = 100 * d["ci"][0], 100 * d["ci"][1]
             ax.errorbar([100 * d["mean"]], [y], xerr=[[100 * d["mean"] - lo], [hi - 100 * d["mean"]]], fmt="o",
                         color=f"C{i}", mfc=f"C{i}" if d["significant"] else "white", capsize=3,
-                        label=v if j == 0 else None)
+                        label=None if i in labelled else v)
+            labelled.add(i)
     ax.axvline(0, color="black", linewidth=0.8)
     ax.set_yticks(range(len(keys)), [PAIRED.get(k, k) for k in keys], fontsize="small")
     ax.invert_yaxis()

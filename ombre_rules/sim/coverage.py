@@ -14,12 +14,14 @@ from ..spec.resolve import fmt_value
 _DESCRIPTIVE = {"id", "title", "aliases", "sources", "extends", "options", "doc"}
 _OPT = re.compile(r"\bopt\.([A-Za-z_]\w*)")
 
-# what a deal offered or took, by mechanic (the names `sim.runner.play_deal` records)
-MECHANICS = {"discard": "exchange (a card discarded)", "draw": "exchange (cards drawn)", "cede": "ceding the first "
-             "exchange", "hold": "holding a bid", "trump": "naming trumps", "stop": "claim (stop and take the game)",
-             "concede": "concession", "accept": "consent to a concession", "refuse": "refusing a concession",
-             "continue": "playing on (past a claim or a surrender)", "call": "calling a card", "give": "giving a card "
-             "for a demanded one", "demand": "demanding a card"}
+# what a deal offered or took, by mechanic (the names `sim.runner.play_deal` records; "stop" is the claim)
+MECHANICS = {
+    "discard": "exchange (a card discarded)", "draw": "exchange (cards drawn)",
+    "cede": "ceding the first exchange", "hold": "holding a bid", "trump": "naming trumps",
+    "concede": "concession", "accept": "consent to a concession", "refuse": "refusing a concession",
+    "continue": "playing on (past a claim or a surrender)", "call": "calling a card",
+    "give": "giving a card for a demanded one", "demand": "demanding a card",
+}
 
 
 @dataclass(frozen=True)
@@ -164,8 +166,6 @@ def coverage(lines: list[dict], rules: Ruleset) -> dict:
 
     mech = {}
     for kind, label in MECHANICS.items():
-        if kind == "stop":
-            continue  # counted as the claims
         off, took = count(_offered(kind)), count(_taken(kind))
         if off:
             mech[label] = {"offered": off, "taken": took}
