@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 
 from ..engine import State
 from ..errors import OmbreError
-from ..players import act, make_player
+from ..players import make_player
 from ..ruleset import SPECIAL_VERBS, Ruleset, load
 
 
@@ -53,6 +53,7 @@ def play_deal(rules: Ruleset, names: list[str], seed: int, i: int) -> dict:
     offered: set[str] = set()
     decisions = choices = 0
     high = rules.A_DISCARD
+    wants_view = [getattr(p, "view_actions", True) for p in players]
     while state.phase != 5:
         seat = state.to_move
         legal = state.legal_actions()
@@ -61,7 +62,8 @@ def play_deal(rules: Ruleset, names: list[str], seed: int, i: int) -> dict:
             choices += 1
         if max(legal) >= high:
             offered |= _kinds_of(kinds, legal)
-        state.apply(act(players[seat], state, seat))
+        # as players.act does, with the legal list already made
+        state.apply(players[seat].act(state.view(seat, wants_view[seat]), legal))
     res = state.result
     return {"deal": i, "seed": s, "dealer": state.dealer, "declarer": res.declarer, "contract": res.contract,
             "trump": res.trump, "outcome": res.outcome, "tricks": list(res.tricks), "payments": list(res.payments),
