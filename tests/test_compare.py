@@ -124,9 +124,9 @@ def test_report_files_html_self_contained(tmp_path, capsys):
                  "greedy,random,greedy"]) == 0
     last = capsys.readouterr().out.splitlines()[-1]
     assert last == (f"written to {out}: report.md, report.html, metrics.json, metrics.csv, contract_mix.png, "
-                    "declarer_success.png, position_payment.png, differences.png")
+                    "declarer_success.png, position_payment.png, differences.png, differences_length_payment.png")
     html = (out / "report.html").read_text()
-    assert html.count('src="data:image/png;base64,') == 4 and "src=\"contract_mix.png\"" not in html
+    assert html.count('src="data:image/png;base64,') == 5 and "src=\"contract_mix.png\"" not in html
     md = (out / "report.md").read_text()
     assert "## Differences from ombre" in md and "## Rule coverage" in md
     for name in ("LeadChange", "Drama", "DecisionMoves", "Balance", "AdvantageP1", "Decisiveness", "Duration"):

@@ -12,6 +12,7 @@ PASSED_OUT_COLOUR = "#9e9e9e"
 # differences of these metrics are shares (drawn in percentage points); the others have their own units
 _SHARES = ["pass_out_rate", "declarer_won", "Decisiveness", "AdvantageP1", "Balance", "LeadChange", "Drama",
            "DecisionMoves"]
+_OWN_UNITS = ["Duration", "declarer_payment"]
 
 
 def contract_colours(names: list[str]) -> dict[str, str]:
@@ -124,33 +125,33 @@ def position_payment(plt, results: dict, folder: str) -> str:
     return _save(plt, fig, folder, "position_payment.png")
 
 
-def differences(plt, results: dict, paired: dict, folder: str) -> str | None:
+def differences(plt, results: dict, paired: dict, folder: str, keys: list[str], scale: float, unit: str,
+                name: str, question: str) -> str | None:
+    """Paired differences from the first variant of the metrics `keys`, one row each (x `scale`, in `unit`)."""
     others = [v for v in results if v in paired]
-    if not others:
+    keys = [k for k in keys if any(paired[v].get(k, {}).get("pairs") for v in others)]
+    if not others or not keys:
         return None
     base = next(iter(results))
-    keys = [k for k in _SHARES if any(k in paired[v] for v in others)]
     fig, ax = plt.subplots(figsize=(9, 0.45 * len(keys) * max(1, len(others) / 2) + 1.8))
     height = 0.8 / len(others)
-    labelled: set[int] = set()
     for i, v in enumerate(others):
+        ax.plot([], [], "o", color=f"C{i}", label=v)  # the legend's marker: filled whatever the first point
         for j, k in enumerate(keys):
             d = paired[v].get(k)
             if d is None or not d["pairs"]:
                 continue
             y = j - 0.4 + height * (i + 0.5)
-            lo, hi = 100 * d["ci"][0], 100 * d["ci"][1]
-            ax.errorbar([100 * d["mean"]], [y], xerr=[[100 * d["mean"] - lo], [hi - 100 * d["mean"]]], fmt="o",
-                        color=f"C{i}", mfc=f"C{i}" if d["significant"] else "white", capsize=3,
-                        label=None if i in labelled else v)
-            labelled.add(i)
+            m, lo, hi = scale * d["mean"], scale * d["ci"][0], scale * d["ci"][1]
+            ax.errorbar([m], [y], xerr=[[m - lo], [hi - m]], fmt="o", color=f"C{i}",
+                        mfc=f"C{i}" if d["significant"] else "white", capsize=3)
     ax.axvline(0, color="black", linewidth=0.8)
     ax.set_yticks(range(len(keys)), [PAIRED.get(k, k) for k in keys], fontsize="small")
-    ax.invert_yaxis()
-    ax.set_xlabel(f"difference from {base}, percentage points (paired 95% interval; filled: excludes 0)")
-    ax.set_title(f"What changes against {base}? (same deals in every variant)")
+    ax.set_ylim(len(keys) - 0.5, -0.5)
+    ax.set_xlabel(f"difference from {base}, {unit} (paired 95% interval; filled: excludes 0)")
+    ax.set_title(f"{question} (same deals in every variant)")
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small", title="variant")
-    return _save(plt, fig, folder, "differences.png")
+    return _save(plt, fig, folder, name)
 
 
 def write_charts(results: dict, paired: dict, colours: dict, folder: str) -> list[tuple[str, str]]:
@@ -161,7 +162,12 @@ def write_charts(results: dict, paired: dict, colours: dict, folder: str) -> lis
     out = [(contract_mix(plt, results, colours, folder), "Which contracts are played, and how often?"),
            (declarer_success(plt, results, colours, folder), "How often does the declarer win each contract?"),
            (position_payment(plt, results, folder), "Which position gains most?")]
-    d = differences(plt, results, paired, folder)
-    if d:
-        out.append((d, f"What changes against {next(iter(results))}?"))
+    base = next(iter(results))
+    for keys, scale, unit, name, question in (
+            (_SHARES, 100, "percentage points", "differences.png", f"Which shares change against {base}?"),
+            (_OWN_UNITS, 1, "actions / payment units", "differences_length_payment.png",
+             f"Do deals get longer or dearer than in {base}?")):
+        d = differences(plt, results, paired, folder, keys, scale, unit, name, question)
+        if d:
+            out.append((d, question))
     return out
