@@ -260,7 +260,7 @@ def cmd_compare(args) -> int:
         return 130
     meta = {"deals": args.deals, "seed": args.seed, "players": args.players, "min_reached": args.min_reached,
             "players_by_variant": {r.rules.variant: r.players for r in runs},
-            "played": {v: m["deals"] for v, m in a["variants"].items()},
+            "played": {r.rules.variant: len(r.lines) for r in runs},
             "variants": list(a["variants"]), "interrupted": stopped}
     out = sys.stderr if args.out == "-" else sys.stdout
     for w in a["warnings"]:

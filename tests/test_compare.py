@@ -157,6 +157,21 @@ def test_interrupted_compare_reports_the_deals_played(tmp_path, capsys, monkeypa
     assert f"played: ombre 30, {CB} 12. The run was interrupted" in (out / "report.md").read_text()
 
 
+def test_interrupted_in_the_first_variant(tmp_path, capsys, monkeypatch):
+    real = compare.run
+
+    def stops(variant, options, names, seed, deals, jobs, dask):
+        for line in real(variant, options, names, seed, deals, jobs, dask):
+            if line["deal"] == 7:
+                raise KeyboardInterrupt
+            yield line
+
+    monkeypatch.setattr(compare, "run", stops)
+    assert main(["compare", "ombre", CB, "--deals", "30", "--seed", "2", "--out", str(tmp_path / "r")]) == 130
+    assert f"interrupted: ombre 7 of 30 deals, {CB} 0 of 30 deals" in capsys.readouterr().out
+    assert f"played: ombre 7, {CB} 0. The run was interrupted" in (tmp_path / "r" / "report.md").read_text()
+
+
 def test_compare_markdown_to_stdout(capsys):
     assert main(["compare", "ombre", CB, "--deals", "20", "--seed", "2", "--out", "-", "--quiet"]) == 0
     out, err = capsys.readouterr()

@@ -80,7 +80,7 @@ def flat_rows(results: dict[str, dict], paired: dict[str, dict]) -> list[list]:
 
 
 def _intro(doc: Doc, a: dict, meta: dict) -> None:
-    played = ", ".join(f"{v} {m['deals']:,}" for v, m in a["variants"].items())
+    played = ", ".join(f"{v} {n:,}" for v, n in meta["played"].items())
     stop = " The run was interrupted: the figures cover the deals actually played." if meta["interrupted"] else ""
     doc.p(f"Deals asked for per variant: {meta['deals']:,}; played: {played}.{stop} Seed {meta['seed']}; players "
           f"by seat: {meta['players']}. Deal i has the same seed in every variant (common random numbers); it is "
