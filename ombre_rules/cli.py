@@ -136,7 +136,7 @@ def cmd_play(args) -> int:
     if len(names) != n:
         raise OmbreError(f"--players names {len(names)} players; {rules.variant} has {n} seats")
     players = [make_player(nm, args.seed * 1000 + i, rules) for i, nm in enumerate(names)]
-    done, quit_ = play_table(rules, players, args.human, args.seed, args.dealer, args.deals)
+    done = play_table(rules, players, args.human, args.seed, args.dealer, args.deals)
     if args.record and done:
         write(args.record, [to_record(s) for s in done])
         print(f"record written to {args.record}")

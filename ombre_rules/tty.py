@@ -147,20 +147,18 @@ def score_sheet(session: Session) -> str:
 
 
 def play_table(rules: Ruleset, players: list, me: int | None, seed: int, dealer: int, deals: int,
-               ask: Callable[[str], str] = input, say: Callable[[str], None] = print) -> tuple[list[State], bool]:
+               ask: Callable[[str], str] = input, say: Callable[[str], None] = print) -> list[State]:
     """Play `deals` deals (one: the deal of `seed`; more: a session seeded by `seed`, the dealer moving round
-    and the pool carried over, with a score sheet after). Returns the finished deals and whether the person
-    quit."""
+    and the pool carried over, with a score sheet after). Returns the finished deals (those before a quit)."""
     if deals == 1:
         state = State(rules, seed=seed, dealer=dealer)
         try:
             play_deal(state, players, me, ask, say)
         except Quit:
             say("you left the table; the deal is abandoned")
-            return [], True
-        return [state], False
+            return []
+        return [state]
     session = Session(rules, seed=seed, dealer=dealer)
-    quit_ = False
     for k in range(deals):
         say(f"\n=== deal {k + 1} of {deals}: dealer seat {session.dealer}, pool {session.pool} ===")
         state = session.new_deal()
@@ -168,9 +166,8 @@ def play_table(rules: Ruleset, players: list, me: int | None, seed: int, dealer:
             play_deal(state, players, me, ask, say)
         except Quit:
             say("you left the table; the deal in play is abandoned")
-            quit_ = True
             break
         session.record(state)
     if session.deals:
         say("\nscore sheet:\n" + score_sheet(session))
-    return session.deals, quit_
+    return session.deals
