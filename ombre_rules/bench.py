@@ -7,6 +7,7 @@ from collections import Counter
 
 from .engine import DONE, State
 from .ruleset import Ruleset
+from .sim.stats import PASSED_OUT
 
 LOOPS = ("playout", "api")
 
@@ -43,7 +44,7 @@ def run(rules: Ruleset, deals: int, seed: int, warmup: int = 200, loop: str = "p
             s.random_playout(rand)
         actions += len(s.history)
         res = s.result
-        contracts[res.contract or "-"] += 1
+        contracts[res.contract or PASSED_OUT] += 1
         outcomes[res.outcome] += 1
         pool = res.pool_after
         dealer = nxt[dealer]
@@ -51,3 +52,17 @@ def run(rules: Ruleset, deals: int, seed: int, warmup: int = 200, loop: str = "p
     return {"variant": rules.variant, "loop": loop, "deals": deals, "seed": seed, "seconds": round(dt, 4),
             "deals_per_s": round(deals / dt, 1), "actions_per_deal": round(actions / deals, 2),
             "contracts": dict(sorted(contracts.items())), "outcomes": dict(sorted(outcomes.items()))}
+
+
+def table(out: dict) -> str:
+    """A `run` result as readable text: the timing line, then the contracts and outcomes with their shares."""
+    n = out["deals"]
+    lines = [f"{out['variant']}: {n} deals in {out['seconds']:.2f}s = {out['deals_per_s']:.0f} deals/s "
+             f"({out['actions_per_deal']} actions a deal, {out['loop']} loop, seed {out['seed']})", ""]
+    for title, counts in (("contract", out["contracts"]), ("outcome", out["outcomes"])):
+        width = max([len(title)] + [len(k) for k in counts])
+        lines.append(f"{title:<{width}}  {'deals':>7}  {'share':>6}")
+        for k, c in sorted(counts.items(), key=lambda kc: (-kc[1], kc[0])):
+            lines.append(f"{k:<{width}}  {c:>7}  {100 * c / n:>5.1f}%")
+        lines.append("")
+    return "\n".join(lines).rstrip()

@@ -8,12 +8,11 @@ import os
 import sys
 import time
 
+from . import __version__, book_cli, outfile
 from . import bench as bench_mod
-from . import book_cli, outfile
-from .engine import State
 from .errors import OmbreError, SpecErrors
-from .log import format_deal
-from .players import act, make_player
+from .outfile import open_output
+from .players import make_player
 from .ruleset import Ruleset, load
 
 EPILOG = """examples:
@@ -73,80 +72,58 @@ def cmd_variants(args) -> int:
     return 0
 
 
-def check_variant(path: str) -> list[str]:
-    """Every problem of a variant file: with its default options and with each other choice of each option."""
+def check_variant(path: str) -> list[OmbreError]:
+    """Every problem of a variant file: with its default options and with each other choice of each option.
+    Keys the schema does not know are reported and left out, so that the rest of the file is checked too."""
     from .spec.resolve import resolve
 
-    problems: list[str] = []
+    problems: list[OmbreError] = []
     try:
-        spec = resolve(path)
+        spec = resolve(path, unknown=problems)
     except SpecErrors as e:
-        return [str(x) for x in e.errors]
+        return list(e.errors)
     except OmbreError as e:
-        return [str(e)]
+        return problems + [e]
     runs = [{}] + [{k: c} for k, cs in spec.choices.items() for c in cs if c != spec.defaults[k]]
     for sel in runs:
         try:
-            rules = load(path, sel)
+            rules = Ruleset.from_spec(resolve(path, sel, unknown=problems))
             for ctx in list(rules._contexts.values()):
                 for fid in range(len(rules.follow_lists)):
                     ctx.follow(fid)
         except SpecErrors as e:
-            problems += [str(x) for x in e.errors]
+            problems += e.errors
         except OmbreError as e:
-            problems.append(str(e))
-    out = []
-    for p in problems:
-        if p not in out:
-            out.append(p)
-    return out
+            problems.append(e)
+    return list({str(p): p for p in problems}.values())
+
+
+def _report(messages: list, fmt: str, to_stderr: bool) -> None:
+    """Print messages as text (errors on stderr) or as JSON lines on stdout."""
+    for m in messages:
+        if fmt == "json":
+            print(m.to_json())
+        else:
+            print(m.text(), file=sys.stderr if to_stderr else sys.stdout)
 
 
 def cmd_check(args) -> int:
+    from .messages import Message, expand, from_error
+
     bad = 0
-    for path in args.files:
+    for path in expand(args.files):
         problems = check_variant(path)
-        for p in problems:
-            print(p, file=sys.stderr)
+        _report([from_error(p, path) for p in problems], args.format, True)
         if problems:
             bad += 1
         else:
-            print(f"{path}: ok")
+            _report([Message(path, None, None, "ok", "ok")], args.format, False)
     return 1 if bad else 0
-
-
-def _human_turn(state: State, seat: int) -> int:
-    v = state.view(seat)
-    print(f"\n-- seat {seat}, {v['phase']} --")
-    print(f"hand: {' '.join(v['hand'])}")
-    if v["trump"]:
-        who = f"; contract {v['contract']} by seat {v['declarer']}" if v["contract"] else ""
-        print(f"trumps: {v['trump']}{who}")
-    if v["current_trick"]:
-        print(f"trick so far: {' '.join(v['current_trick'])}")
-    print("legal: " + ", ".join(v["legal"]))
-    while True:
-        try:
-            text = input(f"seat {seat}> ")
-        except EOFError:
-            raise KeyboardInterrupt from None
-        try:
-            a = state.rules.parse_action(text)
-        except OmbreError as e:
-            print(f"not understood: {e.message}")
-            continue
-        if a not in state.legal_actions():
-            from .explain.why import why_illegal
-
-            why = why_illegal(state, a)
-            print(f"'{state.rules.action_str(a)}' is not legal now{' (' + why + ')' if why else ''}; "
-                  f"legal: {', '.join(v['legal'])}")
-            continue
-        return a
 
 
 def cmd_play(args) -> int:
     from .records import to_record, write
+    from .tty import play_table
 
     if args.record:
         outfile.target(args.record)  # an unwritable target is found before the deal
@@ -156,33 +133,17 @@ def cmd_play(args) -> int:
         raise OmbreError(f"--human must be a seat from 0 to {n - 1}")
     if not 0 <= args.dealer < n:
         raise OmbreError(f"--dealer must be a seat from 0 to {n - 1}")
+    if args.deals < 1:
+        raise OmbreError("--deals must be at least 1")
     names = (args.players or "random").split(",")
     if len(names) == 1:
         names *= n
     if len(names) != n:
         raise OmbreError(f"--players names {len(names)} players; {rules.variant} has {n} seats")
     players = [make_player(nm, args.seed * 1000 + i, rules) for i, nm in enumerate(names)]
-    state = State(rules, seed=args.seed, dealer=args.dealer)
-    shown = 0
-
-    def show_new() -> None:  # the log lines the watching seat has not seen yet
-        nonlocal shown
-        lines = format_deal(state, viewer=args.human)
-        if lines[shown:]:
-            print("\n".join(lines[shown:]))
-        shown = len(lines)
-
-    while not state.is_terminal:
-        seat = state.current_player
-        if seat == args.human:
-            show_new()
-            a = _human_turn(state, seat)
-        else:
-            a = act(players[seat], state, seat)
-        state.apply(a)
-    show_new()
-    if args.record:
-        write(args.record, [to_record(state)])
+    done = play_table(rules, players, args.human, args.seed, args.dealer, args.deals)
+    if args.record and done:
+        write(args.record, [to_record(s) for s in done])
         if args.record != outfile.STDOUT:
             print(f"record written to {args.record}")
     return 0
@@ -211,10 +172,7 @@ def cmd_bench(args) -> int:
     if args.json:
         print(json.dumps(out))
     else:
-        print(f"{out['variant']}: {out['deals']} deals in {out['seconds']:.2f}s = {out['deals_per_s']:.0f} deals/s "
-              f"({out['actions_per_deal']} actions/deal, {out['loop']} loop)")
-        print(f"contracts: {out['contracts']}")
-        print(f"outcomes: {out['outcomes']}")
+        print(bench_mod.table(out))
     return 0
 
 
@@ -261,127 +219,137 @@ def _run_checks(args) -> None:
 
 def cmd_simulate(args) -> int:
     from .sim.runner import collect, run
+    from .sim.stats import metrics
 
     _run_checks(args)
-    target = outfile.target(args.out) if args.out else None
+    if args.out:
+        outfile.target(args.out)  # an unwritable target is found before the run
     opts = _options(args.option)
     rules = load(args.variant, opts)
     names = _players(rules, args.players)
     t0 = time.perf_counter()
-    with outfile.opened(target) if target else contextlib.nullcontext() as out:
-
+    with open_output(args.out) if args.out else contextlib.nullcontext() as out:
         def sink(line: dict) -> None:
             if out is not None:
                 out.write(json.dumps(line, separators=(",", ":")) + "\n")
 
         lines, stopped = collect(run(args.variant, opts, names, args.seed, args.deals, args.jobs, args.dask),
-                                 args.deals, rules.variant, sink)
-    if target is not None and target.is_stdout:  # the lines went to standard output: the summary goes aside
-        with contextlib.redirect_stdout(sys.stderr):
-            return _summary(args, rules, names, lines, stopped, time.perf_counter() - t0)
-    return _summary(args, rules, names, lines, stopped, time.perf_counter() - t0)
-
-
-def _summary(args, rules: Ruleset, names: list[str], lines: list[dict], stopped: bool, dt: float) -> int:
-    from .sim.stats import metrics
-
+                                 args.deals, rules.variant, sink, args.quiet)
+    info = sys.stderr if args.out == "-" else sys.stdout
+    dt = time.perf_counter() - t0
     m = metrics(lines, rules.players) if lines else None
     print(f"{rules.variant}: {len(lines)} deals in {dt:.2f}s = {len(lines) / max(dt, 1e-9):.1f} deals/s "
-          f"(players {','.join(names)}, seed {args.seed})" + ("; interrupted" if stopped else ""))
+          f"(players {','.join(names)}, seed {args.seed})" + ("; interrupted" if stopped else ""), file=info)
     if m:
-        print("contracts: " + ", ".join(f"{c} {d['count']}" for c, d in m["contract_mix"].items()))
-        print("outcomes: " + ", ".join(f"{o} {d['count']}" for o, d in m["outcomes"].items()))
+        print("contracts: " + ", ".join(f"{c} {d['count']}" for c, d in m["contract_mix"].items()), file=info)
+        print("outcomes: " + ", ".join(f"{o} {d['count']}" for o, d in m["outcomes"].items()), file=info)
         ds = m["declarer_success"]
         print(f"declarer wins: {ds['count']} of {sum(1 for x in lines if x['contract'])} played "
-              f"({100 * ds['rate']:.1f}%)")
+              f"({100 * ds['rate']:.1f}%)", file=info)
         totals = [sum(x["payments"][k] for x in lines) for k in range(rules.players)]
-        print("net payments by seat: " + ", ".join(f"seat {k} ({names[k]}) {t:+d}" for k, t in enumerate(totals)))
-    if args.out and args.out != outfile.STDOUT:
-        print(f"{len(lines)} lines written to {args.out}")
+        print("net payments by seat: " + ", ".join(f"seat {k} ({names[k]}) {t:+d}" for k, t in enumerate(totals)),
+              file=info)
+    if args.out:
+        print(f"{len(lines)} lines written to {'standard output' if args.out == '-' else args.out}", file=info)
     return 130 if stopped else 0
 
 
 def cmd_compare(args) -> int:
-    from .sim import report
-    from .sim.runner import collect, run
-    from .sim.stats import metrics
+    from .sim import compare, report
 
     _run_checks(args)
-    outfile.folder_target(args.out)  # before the run, not after it
+    if args.min_reached < 1:
+        raise OmbreError("--min-reached must be at least 1")
+    if args.out != outfile.STDOUT:
+        outfile.folder_target(args.out)  # before the run, not after it
     opts = _options(args.option)
-    loaded = []
+    runs = []
     for v in args.variants:
-        rules = load(v, opts if len(args.variants) == 1 else {})
-        loaded.append((v, rules))
-    results: dict[str, dict] = {}
-    stopped = False
-    for v, rules in loaded:
-        names = _players(rules, args.players)
-        lines, stopped = collect(run(v, opts if len(args.variants) == 1 else {}, names, args.seed, args.deals,
-                                     args.jobs, args.dask), args.deals, rules.variant)
-        if lines:
-            results[rules.variant] = metrics(lines, rules.players)
-        if stopped:
-            break
-    if not results:
+        o = opts if len(args.variants) == 1 else {}
+        rules = load(v, o)
+        runs.append(compare.Run(v, o, rules, _players(rules, args.players), []))
+    stopped = compare.play(runs, args.seed, args.deals, args.jobs, args.dask, args.quiet)
+    a = compare.analyse(runs, args.min_reached)
+    if not a["variants"]:
         print("ombre: interrupted before any deal was done", file=sys.stderr)
         return 130
-    meta = {"deals": args.deals, "seed": args.seed, "players": [args.players], "variants": list(results),
-            "interrupted": stopped}
-    files = report.write(results, meta, args.out)
-    print(report.table(results))
-    print(f"written to {args.out}: {', '.join(files)}")
-    if not any(f.endswith(".png") for f in files):
-        print("(no charts: install the 'plot' extra, pip install 'ombre_rules[plot]')")
+    meta = {"deals": args.deals, "seed": args.seed, "players": args.players, "min_reached": args.min_reached,
+            "players_by_variant": {r.rules.variant: r.players for r in runs},
+            "played": {r.rules.variant: len(r.lines) for r in runs},
+            "variants": list(a["variants"]), "interrupted": stopped}
+    out = sys.stderr if args.out == "-" else sys.stdout
+    for w in a["warnings"]:
+        print(f"warning: {w}", file=out)
+    files = report.write(a, meta, args.out)
+    print(report.table(a["variants"]), file=out)
+    if stopped:
+        print("interrupted: " + ", ".join(f"{v} {n} of {args.deals} deals" for v, n in meta["played"].items()),
+              file=out)
+    if files:
+        print(f"written to {args.out}: {', '.join(files)}", file=out)
+        if not any(f.endswith(".png") for f in files):
+            print("(no charts: install the 'plot' extra, pip install 'ombre_rules[plot]')", file=out)
     return 130 if stopped else 0
 
 
 def cmd_test(args) -> int:
+    from .messages import Message, expand, from_error, junit
     from .scenario import run_file
 
-    files: list[str] = []
-    for p in args.files:
-        if os.path.isdir(p):
-            for root, _dirs, fs in os.walk(p):
-                files += [os.path.join(root, f) for f in sorted(fs) if f.endswith((".yaml", ".yml"))]
-        else:
-            files.append(p)
+    files = expand(args.files)
     if not files:
         raise OmbreError("no scenario files given")
     cache: dict = {}
     passed = failed = 0
+    results = []
     for f in sorted(files):
         try:
             rep = run_file(f, cache)
         except OmbreError as e:
-            print(str(e), file=sys.stderr)
+            m = from_error(e, f)
+            _report([m], args.format, True)
+            results.append((f, [], [(os.path.basename(f), m)]))
             failed += 1
             continue
+        fails = [(fl.scenario, Message(fl.loc.file, fl.loc.line, fl.loc.col, "failed",
+                                       f"{fl.scenario}: {fl.message}")) for fl in rep.failures]
+        results.append((f, rep.passed, fails))
         passed += len(rep.passed)
-        failed += len(rep.failures)
-        for fl in rep.failures:
-            print(str(fl), file=sys.stderr)
-    print(f"{passed} passed, {failed} failed")
+        failed += len(fails)
+        _report([m for _sc, m in fails], args.format, True)
+        if args.format == "json":
+            _report([Message(f, None, None, "passed", name) for name in rep.passed], "json", False)
+    if args.junit:
+        with open_output(args.junit) as out:
+            out.write(junit(results))
+    if args.format == "text":
+        print(f"{passed} passed, {failed} failed", file=sys.stderr if args.junit == "-" else sys.stdout)
     return 1 if failed else 0
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="ombre", description="Play, check and test games of the Ombre family, each defined by a "
                 "YAML variant file.", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--version", action="version", version=f"ombre {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     s = sub.add_parser("variants", help="list the built-in variants and their options")
     s.set_defaults(fn=cmd_variants)
-    s = sub.add_parser("check", help="validate variant files (file:line:col messages, exit 1 on errors)")
-    s.add_argument("files", nargs="+", metavar="FILE")
+    s = sub.add_parser("check", help="validate variant files or folders of them (file:line:col messages, exit 1 "
+                       "on errors)")
+    s.add_argument("files", nargs="+", metavar="FILE|FOLDER")
+    _format_arg(s)
     s.set_defaults(fn=cmd_check)
-    s = sub.add_parser("play", help="play one deal with bots (or a person) and print its log")
+    s = sub.add_parser("play", help="play a deal (or --deals N) with bots or a person and print its log")
     s.add_argument("variant", metavar="VARIANT|FILE", help="a built-in variant, NAME(key=value,...), or a file")
     s.add_argument("--seed", type=int, default=0, help="seed of the deal and the bots (default 0)")
     s.add_argument("--dealer", type=int, default=0, help="the dealer's seat (default 0)")
     s.add_argument("--option", action="append", metavar="KEY=VALUE", help="set a variant option (repeatable)")
     s.add_argument("--players", metavar="P1,P2,...", help="bot per seat (default random)")
-    s.add_argument("--human", type=int, metavar="SEAT", help="play this seat yourself at the terminal")
+    s.add_argument("--human", type=int, metavar="SEAT", help="play this seat yourself at the terminal (type help "
+                   "or ? at the prompt)")
+    s.add_argument("--deals", type=int, default=1, metavar="N", help="play N deals: a session, the dealer moving "
+                   "round and the pool carried over, with a score sheet at the end (default 1)")
     s.add_argument("--record", metavar="FILE", help="write the deal's JSON record to FILE")
     s.set_defaults(fn=cmd_play)
     s = sub.add_parser("replay", help="re-run a JSON record and verify it")
@@ -422,16 +390,29 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("compare", help="compare variants over the same deal seeds: report, charts, CSV, JSON",
                        description="Simulate each variant over the same deal seeds (common random numbers) and "
                        "compare contract mix, pass-out rate, declarer success, outcomes, payments, seat "
-                       "advantage and deal length, with 95%% confidence intervals.")
+                       "advantage, deal length and the Ludii metrics, with 95 percent confidence intervals and "
+                       "paired differences from the first variant; rule coverage says which rules the deals "
+                       "reached.")
     s.add_argument("variants", nargs="+", metavar="VARIANT|FILE")
     _sim_args(s, players_help)
-    s.add_argument("--out", metavar="DIR", required=True, help="folder for report.md, metrics.csv/json, charts")
+    s.add_argument("--out", metavar="DIR", required=True, help="folder for report.md, report.html, metrics.csv/json "
+                   "and charts ('-': the Markdown report on standard output)")
+    s.add_argument("--min-reached", type=int, default=30, metavar="N",
+                   help="warn about a rule the variants differ by that fewer than N deals reached (default 30)")
     s.set_defaults(fn=cmd_compare)
     book_cli.add_parsers(sub, _load)
     s = sub.add_parser("test", help="run scenario files (or folders of them)")
-    s.add_argument("files", nargs="+", metavar="SCENARIO")
+    s.add_argument("files", nargs="+", metavar="SCENARIO|FOLDER")
+    _format_arg(s)
+    s.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report to FILE ('-': standard output)")
     s.set_defaults(fn=cmd_test)
     return p
+
+
+def _format_arg(s) -> None:
+    s.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text (default; errors on standard error) or json: one JSON object per line and message, "
+                        "with file, line, column, code and message, on standard output")
 
 
 def _sim_args(s, players_help: str) -> None:
@@ -443,6 +424,8 @@ def _sim_args(s, players_help: str) -> None:
     s.add_argument("--dask", metavar="ADDRESS", help="run on the Dask cluster with this scheduler address "
                    "(needs the 'dask' extra)")
     s.add_argument("--option", action="append", metavar="KEY=VALUE", help="set a variant option (repeatable)")
+    s.add_argument("-q", "--quiet", action="store_true", help="no progress bar (it is shown on standard error "
+                   "only when that is a terminal)")
 
 
 def main(argv: list[str] | None = None) -> int:

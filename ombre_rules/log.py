@@ -5,6 +5,7 @@ from .engine.phases import XPLAY
 from .engine.piles import excuse_debt
 from .engine.replay import events, initial
 from .engine.view import exposed_seat, leftover_shown
+from .sim.stats import PASSED_OUT
 
 
 def _seat(state, s: int) -> str:
@@ -145,7 +146,8 @@ def format_deal(state, viewer: int | None = None, header: bool = True) -> list[s
     if state.result is not None:
         lines += _excuse_line(state)
         res = state.result
-        lines.append(f"outcome: {res.outcome}" + (f" ({res.contract}, trumps {res.trump})" if res.contract else ""))
+        lines.append(f"outcome: {res.outcome}" + (f" ({res.contract}, trumps {res.trump})" if res.contract else
+                                                  f" ({PASSED_OUT})"))
         lines.append("tricks: " + ", ".join(f"seat {i} {t}" for i, t in enumerate(res.tricks)))
         lines.append("payments: " + ", ".join(f"seat {i} {p:+d}" for i, p in enumerate(res.payments))
                      + f"; pool {res.pool_before} -> {res.pool_after}")

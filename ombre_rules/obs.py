@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import bits, bits_function
+from .engine.phases import AUCTION, PHASE_NAMES
 from .engine.replay import events
-from .engine.state import PHASE_NAMES
 from .engine.view import exposed_seat, leftover_shown, partner_known
 from .ruleset import SPECIAL_VERBS
 
@@ -210,7 +210,7 @@ class Layout:
             if s != state.declarer:
                 one("sitting_out", s)
         self._tricks(state, ones)
-        if state.phase == 0 and state.high is not None:
+        if state.phase == AUCTION and state.high is not None:
             one("high_bid", state.high.index)
             one("high_seat", state.high_seat)
         self._actions(state, ones, vals)

@@ -80,16 +80,18 @@ def folder_target(path: str) -> str:
 
 
 @contextmanager
-def opened(t: Target) -> Iterator[IO[str]]:
-    """A text stream to the target. A replaced file is renamed into place when the block ends (also when it
-    ends early, so lines written before an interruption are kept)."""
+def opened(t: Target, binary: bool = False) -> Iterator[IO]:
+    """A text (or `binary`) stream to the target. A replaced file is renamed into place when the block ends
+    (also when it ends early, so lines written before an interruption are kept)."""
     if t.is_stdout:
-        yield sys.stdout
-        sys.stdout.flush()
+        stream = sys.stdout.buffer if binary else sys.stdout
+        yield stream
+        stream.flush()
         return
+    mode, enc = ("wb", None) if binary else ("w", "utf-8")
     try:
         if t.kind == "in_place":
-            with open(t.path, "w", encoding="utf-8") as f:
+            with open(t.path, mode, encoding=enc) as f:
                 yield f
             return
         folder = os.path.dirname(os.path.abspath(t.path))
@@ -97,7 +99,7 @@ def opened(t: Target) -> Iterator[IO[str]]:
     except OSError as e:
         raise _fail(t.path, e.strerror or str(e)) from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
+        with os.fdopen(fd, mode, encoding=enc) as f:
             yield f
         os.chmod(tmp, _mode(t.path))
         os.replace(tmp, t.path)
@@ -122,3 +124,8 @@ def write_text(t: Target, text: str) -> None:
     """Write the whole text to the target at once."""
     with opened(t) as f:
         f.write(text)
+
+
+def open_output(path: str, binary: bool = False):
+    """Check `path` and open it for writing (see `opened`): `-` is standard output."""
+    return opened(target(path), binary)

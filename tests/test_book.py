@@ -308,8 +308,8 @@ def test_a_let_used_where_it_is_unknown_says_where_lets_may_be_used(tmp_path):
                                            f"the outcomes and the payment steps of scoring")
 
 
-def test_human_prompt_names_the_obligation(monkeypatch, capsys):
-    from ombre_rules.cli import _human_turn
+def test_human_prompt_names_the_obligation():
+    from ombre_rules.tty import human_turn
 
     st = State(load("ombre"), seed=1)
     rng = random.Random(1)
@@ -317,7 +317,7 @@ def test_human_prompt_names_the_obligation(monkeypatch, capsys):
         acts = st.legal_actions()
         st.apply(acts[rng.randrange(len(acts))])
     answers = iter(["play 2S", "play 2D"])
-    monkeypatch.setattr("builtins.input", lambda _prompt: next(answers))
-    assert st.rules.action_str(_human_turn(st, 2)) == "play 2D"
-    assert ("'play 2S' is not legal now (must follow suit: AC led (trumps (diamonds)) and you hold 2D); "
-            "legal: play AS, play 2D") in capsys.readouterr().out
+    said: list[str] = []
+    assert st.rules.action_str(human_turn(st, 2, lambda _prompt: next(answers), said.append)) == "play 2D"
+    assert said[-1] == ("'play 2S' is not legal now (must follow suit: AC led (trumps (diamonds)) and you hold 2D) "
+                        "(type help or ?)")

@@ -120,7 +120,7 @@ LAYERS = [
     ("engine",),
     ("bots", "players", "records", "log", "scenario", "session", "bench", "book", "obs", "openspiel", "pettingzoo"),
     ("sim",),
-    ("cli", "book_cli", "__main__", "", "web"),
+    ("cli", "book_cli", "tty", "messages", "__main__", "", "web"),
 ]
 # the one arrow upwards: `pile(seat)` in an expression reads the piles of the engine (a module without imports)
 UPWARD = {("ombre_rules.envs", "ombre_rules.engine.piles")}

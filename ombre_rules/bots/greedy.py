@@ -5,12 +5,15 @@ from __future__ import annotations
 import random
 
 from ..cards import bits
+from ..engine.phases import DONE
 from .seat import Seat, from_state, from_view
 
 # A bid needs this share of the tricks above an equal share (a declarer must beat each opponent).
 BID_MARGIN = 0.08
 # How much more each rung up the contract ladder asks for.
 LEVEL_STEP = 0.15
+# How many tricks above those a low contract allows a hand may be estimated to take and still bid it.
+LOW_SLACK = 0.0
 # Draws of the stock averaged to value an exchange.
 EXCHANGE_DRAWS = 4
 
@@ -149,6 +152,47 @@ def contract_value(rules, contract, hand: int, unseen: int, talon: int) -> float
     return max(vals)
 
 
+# Random deals played to learn what a contract asks of its declarer.
+AIM_PROBES = 40
+_AIMS: dict = {}  # per contract (contracts live as long as their ruleset)
+
+
+def tricks_allowed(rules, contract) -> int | None:
+    """None when the contract is won by taking tricks (the usual aim); else the most tricks its declarer took
+    in a deal he won, when its declarer wins by taking few (a nolo or a contrabola). Learnt once per contract
+    from random deals in which it is bid (all-pass fallbacks included) and played out at random: the contract
+    aims low when the deals its declarer won gave him fewer tricks on average than those he lost."""
+    if contract in _AIMS:
+        return _AIMS[contract]
+    from ..engine import State
+
+    rng = random.Random(contract.index)
+    won: list[int] = []
+    lost: list[int] = []
+    bid, want = rules.A_BID + contract.index, rules.A_PASS
+    for i in range(AIM_PROBES):
+        s = State(rules, seed=rng.getrandbits(32), dealer=i % rules.players)
+        while s.contract is None and s.phase != DONE:
+            legal = s.legal_actions()
+            s.apply(bid if bid in legal else want if want in legal else legal[-1])
+        if s.contract is not contract:
+            continue
+        s.random_playout(rng.random)
+        d = s.result.declarer
+        (won if s.result.payments[d] > 0 else lost).append(s.result.tricks[d])
+    low = bool(won and lost) and sum(won) / len(won) < sum(lost) / len(lost)
+    _AIMS[contract] = max(won) if low else None
+    return _AIMS[contract]
+
+
+def low_estimate(rules, contract, hand: int, unseen: int) -> float:
+    """Tricks a hand is likely to be unable to lose as declarer of `contract`: its trick estimate with the
+    trump that makes it weakest (or on average over the trumps that may be turned)."""
+    choices = rules.trump_choices(contract) or [None]
+    vals = [estimate(rules.context(contract.ranking, t), hand, unseen) for t in choices]
+    return sum(vals) / len(vals) if contract.trump_mode == "turned" else min(vals)
+
+
 def _mask(cards) -> int:
     m = 0
     for c in cards:
@@ -177,7 +221,11 @@ class GreedyPolicy:
             return self.bid(s, legal)
         if r.A_TRUMP <= a0 < r.A_PASS:
             suits = [r.deck.suits[a - r.A_TRUMP] for a in legal]
-            return r.A_TRUMP + best_trump(r, s.contract, s.hand, r.deck.full_mask & ~s.seen, suits)[1].index
+            unseen = r.deck.full_mask & ~s.seen
+            if s.contract is not None and tricks_allowed(r, s.contract) is not None:
+                return r.A_TRUMP + min(suits, key=lambda t: estimate(r.context(s.contract.ranking, t), s.hand,
+                                                                     unseen)).index
+            return r.A_TRUMP + best_trump(r, s.contract, s.hand, unseen, suits)[1].index
         for a in (r.A_STOP, r.A_ACCEPT, r.A_DRAW, r.A_PASS):
             if a in legal:
                 return a
@@ -210,13 +258,18 @@ class GreedyPolicy:
             rung = ladder.index(c.level) if c.level in ladder else 0
             return base * (1 + LEVEL_STEP * rung)
 
-        ok = [c for c in bids if contract_value(r, c, s.hand, unseen, s.talon) >= need(c)]
+        def supports(c) -> bool:
+            allowed = tricks_allowed(r, c)
+            if allowed is None:
+                return contract_value(r, c, s.hand, unseen, s.talon) >= need(c)
+            return low_estimate(r, c, s.hand, unseen) <= allowed + LOW_SLACK
+
+        ok = [c for c in bids if supports(c)]
         if ok:
             same = [c for c in ok if c.ranking == kind]
             c = max(same, key=lambda c: (c.value, -c.level)) if same else ok[0]
             return r.A_BID + c.index
-        if r.A_HOLD in legal and s.high_bid is not None \
-                and contract_value(r, s.high_bid, s.hand, unseen, s.talon) >= need(s.high_bid):
+        if r.A_HOLD in legal and s.high_bid is not None and supports(s.high_bid):
             return r.A_HOLD
         return r.A_PASS if r.A_PASS in legal else self.rng.choice(legal)
 
@@ -249,6 +302,8 @@ class GreedyPolicy:
         unseen = deck.full_mask & ~s.seen
         nc = r.A_DISCARD
         cards = [a for a in legal if a < nc]
+        if s.seat == s.declarer and tricks_allowed(r, s.contract) is not None:
+            return self.duck(s, cards)
         if not s.trick:
             masters = [c for c in cards if not unseen & beats[c]]
             if masters:
@@ -269,6 +324,20 @@ class GreedyPolicy:
             if not unseen & beats[c]:
                 return c
         return winners[0]
+
+
+    def duck(self, s: Seat, cards: list[int]) -> int:
+        """The declarer of a low contract: lead his lowest card; follow with the highest card that does not take
+        the trick, or, when each would, the lowest."""
+        ctx = s.ctx
+        if not s.trick:
+            return min(cards, key=lambda c: ctx.power[c])
+        row = ctx.key[ctx.eff[s.trick[0][1]]]
+        top = max(row[c] for _seat, c in s.trick)
+        under = [c for c in cards if row[c] < top]
+        if under:
+            return max(under, key=lambda c: ctx.power[c])
+        return min(cards, key=lambda c: row[c])
 
 
 class GreedyPlayer:

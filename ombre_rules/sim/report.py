@@ -1,4 +1,5 @@
-"""What `compare` writes: a table on stdout, and in its folder a Markdown report, PNG charts, CSV and JSON."""
+"""What `compare` writes: a table on stdout, and in its folder a Markdown and an HTML report, PNG charts, CSV
+and JSON."""
 from __future__ import annotations
 
 import csv
@@ -6,7 +7,11 @@ import json
 import os
 
 from ..errors import OmbreError
-from .stats import GLOSSARY
+from ..outfile import open_output
+from .charts import contract_colours, write_charts
+from .doc import Doc, html_page, markdown
+from .paired import PAIRED
+from .stats import GLOSSARY, position_names
 
 
 def _pct(x: float) -> str:
@@ -18,149 +23,191 @@ def _ci(d: dict) -> str:
     return f"{_pct(d['rate'])} [{_pct(lo)}, {_pct(hi)}]"
 
 
+def _mean(d: dict, fmt: str = "+.2f") -> str:
+    return f"{d['mean']:{fmt}} [{d['ci'][0]:{fmt}}, {d['ci'][1]:{fmt}}]"
+
+
 def table(results: dict[str, dict]) -> str:
     """The summary table, one row per variant."""
-    head = ["variant", "deals", "pass-out", "declarer wins", "decl. payment", "Balance", "AdvantageP1",
-            "Decisiveness", "Duration"]
+    head = ["variant", "deals", "passed out", "declarer wins", "decl. payment", "Balance", "AdvantageP1",
+            "Decisiveness", "Duration", "LeadChange", "Drama", "DecisionMoves"]
     rows = [head]
     for v, m in results.items():
         dp = m["declarer_payment"]
         rows.append([v, str(m["deals"]), _pct(m["pass_out_rate"]["rate"]), _ci(m["declarer_success"]),
-                     f"{dp['mean']:+.2f} (sd {dp['sd']:.1f})", f"{m['Balance']:.3f}", f"{m['AdvantageP1']:.3f}",
-                     f"{m['Decisiveness']:.3f}", f"{m['Duration']['mean']:.1f}"])
+                     f"{dp['mean']:+.2f} (sd {dp['sd']:.1f})", f"{m['Balance']['value']:.3f}",
+                     f"{m['AdvantageP1']['value']:.3f}", f"{m['Decisiveness']['rate']:.3f}",
+                     f"{m['Duration']['mean']:.1f}", f"{m['LeadChange']['mean']:.3f}", f"{m['Drama']['mean']:.3f}",
+                     f"{m['DecisionMoves']['mean']:.3f}"])
     widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
     return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows)
 
 
-def flat_rows(results: dict[str, dict]) -> list[list]:
+def _num(x: float) -> float:
+    return round(x, 6)
+
+
+def flat_rows(results: dict[str, dict], paired: dict[str, dict]) -> list[list]:
     """The numbers as rows: variant, metric, key, value, 95% low, 95% high."""
     rows: list[list] = []
     for v, m in results.items():
         rows.append([v, "deals", "", m["deals"], "", ""])
-        for name in ("pass_out_rate", "declarer_success"):
+        for name in ("pass_out_rate", "declarer_success", "Decisiveness"):
             d = m[name]
-            rows.append([v, name, "", round(d["rate"], 6), round(d["ci"][0], 6), round(d["ci"][1], 6)])
+            rows.append([v, name, "", _num(d["rate"]), _num(d["ci"][0]), _num(d["ci"][1])])
         for group in ("contract_mix", "outcomes", "declarer_success_by_contract"):
             for k, d in m[group].items():
-                rows.append([v, group, k, round(d["rate"], 6), round(d["ci"][0], 6), round(d["ci"][1], 6)])
-        for name in ("declarer_payment", "Duration"):
+                rows.append([v, group, k, _num(d["rate"]), _num(d["ci"][0]), _num(d["ci"][1])])
+        for name in ("declarer_payment", "Duration", "LeadChange", "Drama", "DecisionMoves", "AdvantageP1"):
             d = m[name]
-            rows.append([v, name, "mean", round(d["mean"], 6), round(d["ci"][0], 6), round(d["ci"][1], 6)])
-            rows.append([v, name, "sd", round(d["sd"], 6), "", ""])
-        for pos, d in enumerate(m["position_payment"]):
-            rows.append([v, "position_payment", pos, round(d["mean"], 6), round(d["ci"][0], 6),
-                         round(d["ci"][1], 6)])
-        for pos, w in enumerate(m["position_win_rate"]):
-            rows.append([v, "position_win_rate", pos, round(w, 6), "", ""])
-        for name in ("Balance", "AdvantageP1", "Decisiveness", "Drawishness", "DurationTricks", "payment_spread",
-                     "payment_sd"):
-            rows.append([v, name, "", round(m[name], 6), "", ""])
+            rows.append([v, name, "mean", _num(d["mean"]), _num(d["ci"][0]), _num(d["ci"][1])])
+        rows.append([v, "Balance", "", _num(m["Balance"]["value"]), _num(m["Balance"]["ci"][0]),
+                     _num(m["Balance"]["ci"][1])])
+        for group in ("position_payment", "seat_payment"):
+            for k, d in enumerate(m[group]):
+                rows.append([v, group, k, _num(d["mean"]), _num(d["ci"][0]), _num(d["ci"][1])])
+        for k, w in enumerate(m["position_win_rate"]):
+            rows.append([v, "position_win_rate", k, _num(w), "", ""])
+        for name in ("Drawishness", "DurationTricks", "payment_spread", "payment_sd", "pool_net"):
+            rows.append([v, name, "", _num(m[name]), "", ""])
+    for v, diffs in paired.items():
+        for k, d in diffs.items():
+            if k == "deals_differing":
+                rows += [[v, "deals_differing", what, d[what], "", ""] for what in ("play", "result")]
+                continue
+            rows.append([v, "difference", k, _num(d["mean"]), _num(d["ci"][0]), _num(d["ci"][1])])
     return rows
 
 
-def markdown(results: dict[str, dict], meta: dict, charts: list[str]) -> str:
-    out = ["# Variant comparison", "",
-           f"Deals per variant: {meta['deals']}; seed {meta['seed']}; players {', '.join(meta['players'])}. "
-           "Deal i has the same seed in every variant (common random numbers); dealer i mod players; "
-           "each deal starts with an empty pool. Intervals are 95% (Wilson for shares, normal for means).", "",
-           "```", table(results), "```", ""]
-    for v, m in results.items():
-        out += [f"## {v}", "", "| contract | share | declarer wins |", "|---|---|---|"]
+def _intro(doc: Doc, a: dict, meta: dict) -> None:
+    played = ", ".join(f"{v} {n:,}" for v, n in meta["played"].items())
+    stop = " The run was interrupted: the figures cover the deals actually played." if meta["interrupted"] else ""
+    doc.p(f"Deals asked for per variant: {meta['deals']:,}; played: {played}.{stop} Seed {meta['seed']}; players "
+          f"by seat: {meta['players']}. Deal i has the same seed in every variant (common random numbers); it is "
+          "dealt by seat i mod players (seats are numbered from 0, as in logs and records; positions are named "
+          "from the dealer: forehand plays first, the dealer last); each deal starts with an empty pool. "
+          "Intervals are 95%: Wilson for shares, normal for means, resampled deals for Balance.")
+
+
+def _differences(doc: Doc, a: dict) -> None:
+    if not a["paired"]:
+        return
+    base = next(iter(a["variants"]))
+    doc.h(f"Differences from {base}")
+    doc.p("Each variant minus the first, deal by deal over the deals both played (paired); the interval is the "
+          "paired 95% interval; * marks a difference whose interval excludes 0.")
+    rows = []
+    for k, label in list(PAIRED.items()) + [("Balance", "Balance")]:
+        for v, diffs in a["paired"].items():
+            d = diffs.get(k)
+            if d is None or not d["pairs"] or k == "deals_differing":
+                continue
+            scale = 1 if k in ("Duration", "declarer_payment") else 100
+            unit = "" if scale == 1 else " pp"
+            rows.append([label, v, f"{scale * d['mean']:+.2f}{unit} [{scale * d['ci'][0]:+.2f}, "
+                         f"{scale * d['ci'][1]:+.2f}]", "*" if d["significant"] else "", f"{d['pairs']:,}"])
+    doc.table(["metric", "variant", "difference [95%]", "excludes 0", "pairs"], rows)
+    doc.p("Deals dealt alike that went differently: " + "; ".join(
+        f"{v}: play differs in {d['deals_differing']['play']:,}, the result in {d['deals_differing']['result']:,} "
+        f"of {d['deals_differing']['pairs']:,}" for v, d in a["paired"].items()) + ".")
+
+
+def _coverage(doc: Doc, a: dict) -> None:
+    doc.h("Rule coverage")
+    doc.p("How many deals reached each rule of each variant. A contract is reached when it is played, an outcome "
+          "when a deal ends with it, the all-pass rule when every seat passed the first round, a mechanic when it "
+          "was offered (legal at some decision) and when it was taken; an option's rules are what its choices' "
+          "patches set and the expressions that read it (opt.NAME).")
+    for v, cov in a["coverage"].items():
+        n = cov["deals"]
+        rows = [[f"contract {c}", f"{k:,}", _pct(k / n) if n else "-"] for c, k in cov["contracts"].items()]
+        rows += [[f"outcome {o}", f"{k:,}", _pct(k / n) if n else "-"] for o, k in cov["outcomes"].items()]
+        ap = cov["all_pass"]
+        rows.append([f"all-pass rule ({ap['rule']})", f"{ap['reached']:,}", _pct(ap["reached"] / n) if n else "-"])
+        cl = cov["claims"]
+        rows.append(["claim offered / taken", f"{cl['offered']:,} / {cl['taken']:,}", ""])
+        rows += [[f"{name} offered / taken", f"{d['offered']:,} / {d['taken']:,}", ""]
+                 for name, d in cov["mechanics"].items()]
+        for opt, reach in cov["options"].items():
+            rows += [[f"option {opt}: {label}", f"{k:,}", _pct(k / n) if n else "-"] for label, k in reach.items()]
+        doc.p(f"{v} ({n:,} deals):")
+        doc.table(["rule", "deals", "share"], rows)
+
+
+def _details(doc: Doc, a: dict, players: dict[str, list[str]]) -> None:
+    for v, m in a["variants"].items():
+        kinds = a["players"][v]
+        doc.h(v)
+        rows = []
         for c, d in m["contract_mix"].items():
             ds = m["declarer_success_by_contract"].get(c)
-            out.append(f"| {c} | {_ci(d)} | {_ci(ds) if ds else '-'} |")
-        out += ["", "| outcome | share |", "|---|---|"]
-        out += [f"| {o} | {_ci(d)} |" for o, d in m["outcomes"].items()]
-        out += ["", "| position (0 = forehand) | mean payment | win rate |", "|---|---|---|"]
-        for pos, (d, w) in enumerate(zip(m["position_payment"], m["position_win_rate"], strict=True)):
-            out.append(f"| {pos} | {d['mean']:+.2f} [{d['ci'][0]:+.2f}, {d['ci'][1]:+.2f}] | {_pct(w)} |")
+            rows.append([c, _ci(d), _ci(ds) if ds else "-"])
+        doc.table(["contract", "share", "declarer wins"], rows)
+        doc.table(["outcome", "share"], [[o, _ci(d)] for o, d in m["outcomes"].items()])
+        names = position_names(len(m["position_payment"]))
+        doc.table(["position", "mean payment", "win rate"],
+                  [[names[k], _mean(d), _pct(w)] for k, (d, w) in
+                   enumerate(zip(m["position_payment"], m["position_win_rate"], strict=True))])
+        doc.table(["seat", "player", "mean payment"],
+                  [[str(k), players[v][k], _mean(d)] for k, d in enumerate(m["seat_payment"])])
+        if len(kinds) > 1:
+            doc.p("A mixed table: each player's results over the seats it held (every seat plays every position "
+                  "in turn, as the dealer moves round).")
+            doc.table(["player", "seats", "mean payment", "win rate"],
+                      [[nm, ", ".join(map(str, d["seats"])), _mean(d), _pct(d["win_rate"])]
+                       for nm, d in kinds.items()])
         dp = m["declarer_payment"]
-        out += ["", f"Declarer's payment: mean {dp['mean']:+.2f} [{dp['ci'][0]:+.2f}, {dp['ci'][1]:+.2f}], "
-                f"sd {dp['sd']:.2f}; a seat's mean absolute payment {m['payment_spread']:.2f} "
-                f"(sd {m['payment_sd']:.2f}). Duration {m['Duration']['mean']:.1f} actions, "
-                f"{m['DurationTricks']:.1f} tricks.", ""]
+        doc.p(f"Declarer's payment: mean {_mean(dp)}, sd {dp['sd']:.2f}; a seat's mean absolute payment "
+              f"{m['payment_spread']:.2f} (sd {m['payment_sd']:.2f}); the pool gains {m['pool_net']:+.2f} a deal "
+              f"on average, which the seats' payments lack. Duration {_mean(m['Duration'], '.1f')} actions, "
+              f"{m['DurationTricks']:.1f} tricks.")
+
+
+def document(a: dict, meta: dict, charts: list[tuple[str, str]]) -> Doc:
+    """The report's blocks: warnings first, then the summary, the paired differences, coverage, details,
+    charts and the metrics' definitions."""
+    doc = Doc("Variant comparison")
+    if a["warnings"]:
+        doc.items(a["warnings"], strong=True)
+    _intro(doc, a, meta)
+    doc.pre(table(a["variants"]))
+    _differences(doc, a)
+    _coverage(doc, a)
+    _details(doc, a, meta["players_by_variant"])
     if charts:
-        out += ["## Charts", ""] + [f"![{c}]({c})" for c in charts] + [""]
-    out += ["## Metrics", ""] + [f"- **{k}**: {v}" for k, v in GLOSSARY.items()] + [""]
-    return "\n".join(out)
+        doc.h("Charts")
+        for name, question in charts:
+            doc.image(name, question)
+    doc.h("Metrics")
+    doc.items([f"{k}: {v}" for k, v in GLOSSARY.items()])
+    return doc
 
 
-def charts(results: dict[str, dict], folder: str) -> list[str]:
-    """PNG charts (with matplotlib, the 'plot' extra); the file names written, none without matplotlib."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
+def write(a: dict, meta: dict, folder: str) -> list[str]:
+    """Write the reports, charts, CSV and JSON into `folder` (`-`: the Markdown report on standard output);
+    the files written."""
+    if folder == "-":
+        with open_output("-") as f:
+            f.write(markdown(document(a, meta, [])))
         return []
-    names = list(results)
-    written = []
-
-    fig, ax = plt.subplots(figsize=(8, 4.5))
-    labels = sorted({c for m in results.values() for c in m["contract_mix"]})
-    bottom = [0.0] * len(names)
-    for c in labels:
-        vals = [results[v]["contract_mix"].get(c, {"rate": 0.0})["rate"] for v in names]
-        ax.bar(names, vals, bottom=bottom, label=c)
-        bottom = [b + x for b, x in zip(bottom, vals, strict=True)]
-    ax.set_ylabel("share of deals")
-    ax.set_title("Contract mix")
-    ax.legend(fontsize="small", ncol=2)
-    written.append(_save(fig, folder, "contract_mix.png", plt))
-
-    fig, ax = plt.subplots(figsize=(8, 4.5))
-    xs, ys, lo, hi, ticks = [], [], [], [], []
-    for v in names:
-        for c, d in results[v]["declarer_success_by_contract"].items():
-            xs.append(len(xs))
-            ys.append(d["rate"])
-            lo.append(d["rate"] - d["ci"][0])
-            hi.append(d["ci"][1] - d["rate"])
-            ticks.append(f"{v}\n{c}")
-    ax.errorbar(xs, ys, yerr=[lo, hi], fmt="o", capsize=3)
-    ax.set_xticks(xs, ticks, fontsize="x-small", rotation=60)
-    ax.set_ylim(0, 1)
-    ax.set_ylabel("declarer wins (95% interval)")
-    ax.set_title("Declarer success by contract")
-    written.append(_save(fig, folder, "declarer_success.png", plt))
-
-    fig, ax = plt.subplots(figsize=(8, 4.5))
-    width = 0.8 / max(len(names), 1)
-    for i, v in enumerate(names):
-        pp = results[v]["position_payment"]
-        ax.bar([p + i * width for p in range(len(pp))], [d["mean"] for d in pp], width,
-               yerr=[[d["mean"] - d["ci"][0] for d in pp], [d["ci"][1] - d["mean"] for d in pp]], label=v)
-    ax.axhline(0, color="grey", linewidth=0.8)
-    ax.set_xlabel("seat position (0 = forehand)")
-    ax.set_ylabel("mean payment")
-    ax.set_title("Advantage by seat position")
-    ax.legend(fontsize="small")
-    written.append(_save(fig, folder, "position_payment.png", plt))
-    return written
-
-
-def _save(fig, folder: str, name: str, plt) -> str:
-    fig.tight_layout()
-    fig.savefig(os.path.join(folder, name), dpi=100)
-    plt.close(fig)
-    return name
-
-
-def write(results: dict[str, dict], meta: dict, folder: str) -> list[str]:
-    """Write the report, charts, CSV and JSON into `folder`; the files written."""
     try:
         os.makedirs(folder, exist_ok=True)
-        pngs = charts(results, folder)
-        with open(os.path.join(folder, "metrics.json"), "w", encoding="utf-8") as f:
-            json.dump({"meta": meta, "variants": results}, f, indent=1)
-            f.write("\n")
-        with open(os.path.join(folder, "metrics.csv"), "w", encoding="utf-8", newline="") as f:
-            w = csv.writer(f)
-            w.writerow(["variant", "metric", "key", "value", "ci95_low", "ci95_high"])
-            w.writerows(flat_rows(results))
-        with open(os.path.join(folder, "report.md"), "w", encoding="utf-8") as f:
-            f.write(markdown(results, meta, pngs))
     except OSError as e:
         raise OmbreError(f"cannot write to '{folder}': {e.strerror or e}") from None
-    return ["report.md", "metrics.json", "metrics.csv"] + pngs
+    names = [c for m in a["variants"].values() for c in m["contract_mix"]]
+    colours = contract_colours(list(dict.fromkeys(a["contract_order"] + names)))
+    pngs = write_charts(a["variants"], a["paired"], colours, folder)
+    with open_output(os.path.join(folder, "metrics.json")) as f:
+        parts = ("variants", "coverage", "players", "paired", "warnings")
+        json.dump({"meta": meta, **{k: a[k] for k in parts}}, f, indent=1)
+        f.write("\n")
+    with open_output(os.path.join(folder, "metrics.csv")) as f:
+        w = csv.writer(f)
+        w.writerow(["variant", "metric", "key", "value", "ci95_low", "ci95_high"])
+        w.writerows(flat_rows(a["variants"], a["paired"]))
+    doc = document(a, meta, pngs)
+    with open_output(os.path.join(folder, "report.md")) as f:
+        f.write(markdown(doc))
+    with open_output(os.path.join(folder, "report.html")) as f:
+        f.write(html_page(doc, folder))
+    return ["report.md", "report.html", "metrics.json", "metrics.csv"] + [p for p, _q in pngs]

@@ -12,8 +12,8 @@ from collections.abc import Callable, Iterator
 
 from ..engine import DONE, State
 from ..errors import OmbreError
-from ..players import act, make_player
-from ..ruleset import Ruleset, load
+from ..players import make_player
+from ..ruleset import SPECIAL_VERBS, Ruleset, load
 
 
 def deal_seed(seed: int, i: int) -> int:
@@ -21,20 +21,56 @@ def deal_seed(seed: int, i: int) -> int:
     return int.from_bytes(hashlib.blake2b(b"%d/%d" % (seed, i), digest_size=4).digest(), "little")
 
 
+def _action_kinds(rules: Ruleset) -> list[tuple[int, int, str]]:
+    """Action id ranges and the mechanic each belongs to, for counting what a deal offered and took."""
+    r = rules
+    kinds = [(r.A_DISCARD, r.A_BID, "discard"), (r.A_BID, r.A_TRUMP, "bid"), (r.A_TRUMP, r.A_PASS, "trump")]
+    kinds += [(r.A_PASS + i, r.A_PASS + i + 1, verb) for i, verb in enumerate(SPECIAL_VERBS)]
+    kinds += [(r.A_CALL, r.A_GIVE, "call"), (r.A_GIVE, r.A_DEMAND, "give"), (r.A_DEMAND, r.num_actions, "demand")]
+    return kinds
+
+
+def _kinds_of(kinds: list[tuple[int, int, str]], acts) -> set[str]:
+    return {name for lo, hi, name in kinds if any(lo <= a < hi for a in acts)}
+
+
+def fallback_taken(rules: Ruleset, state: State) -> bool:
+    """Whether every seat passed the first round, so that the variant's all-pass rule was applied."""
+    ap = rules.auction
+    res = state.result
+    return res.contract is None or state.round_no > 0 or \
+        (ap.force_contract is not None and res.contract == ap.force_contract.name)
+
+
 def play_deal(rules: Ruleset, names: list[str], seed: int, i: int) -> dict:
-    """Play deal i of a run with one named player per seat; its result line."""
+    """Play deal i of a run with one named player per seat; its result line, with what the deal reached: the
+    mechanics offered (legal at some decision) and taken, the decisions with a choice, each trick's winner."""
     s = deal_seed(seed, i)
     n = rules.players
     players = [make_player(nm, s * 16 + k, rules) for k, nm in enumerate(names)]
     state = State(rules, seed=s, dealer=i % n)
+    kinds = _action_kinds(rules)
+    offered: set[str] = set()
+    decisions = choices = 0
+    high = rules.A_DISCARD
+    wants_view = [getattr(p, "view_actions", True) for p in players]
     while state.phase != DONE:
         seat = state.to_move
-        state.apply(act(players[seat], state, seat))
+        legal = state.legal_actions()
+        decisions += 1
+        if len(legal) > 1:
+            choices += 1
+        if max(legal) >= high:
+            offered |= _kinds_of(kinds, legal)
+        # as players.act does, with the legal list already made
+        state.apply(players[seat].act(state.view(seat, wants_view[seat]), legal))
     res = state.result
     return {"deal": i, "seed": s, "dealer": state.dealer, "declarer": res.declarer, "contract": res.contract,
             "trump": res.trump, "outcome": res.outcome, "tricks": list(res.tricks), "payments": list(res.payments),
             "pool_before": res.pool_before, "pool_after": res.pool_after, "actions": len(state.history),
-            "history": [rules.action_str(a) for a in state.history]}
+            "history": [rules.action_str(a) for a in state.history], "fallback": fallback_taken(rules, state),
+            "offered": sorted(offered), "taken": sorted(_kinds_of(kinds, state.history)),
+            "decisions": decisions, "choices": choices, "winners": [w for _l, _c, w in state.trick_log]}
 
 
 _RULES: dict[tuple, Ruleset] = {}
@@ -114,26 +150,43 @@ def _run_dask(variant: str, options: dict, names: list[str], seed: int, deals: i
         client.close()
 
 
-class Progress:
-    """A one-line progress bar on stderr, shown only when stderr is a terminal."""
+def _clock(seconds: float) -> str:
+    """A duration as m:ss (h:mm:ss from an hour).
 
-    def __init__(self, total: int, label: str, stream=None) -> None:
+    >>> _clock(75), _clock(3725)
+    ('1:15', '1:02:05')
+    """
+    s = int(seconds + 0.5)
+    h, m = divmod(s // 60, 60)
+    return f"{h}:{m:02d}:{s % 60:02d}" if h else f"{m}:{s % 60:02d}"
+
+
+class Progress:
+    """A one-line progress bar on stderr with the rate and the time left, shown only when stderr is a terminal
+    (and not asked to be quiet)."""
+
+    def __init__(self, total: int, label: str, stream=None, quiet: bool = False) -> None:
         self.total = total
         self.label = label
         self.stream = stream or sys.stderr
-        self.on = self.total > 0 and hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.on = not quiet and self.total > 0 and hasattr(self.stream, "isatty") and self.stream.isatty()
         self.t0 = time.perf_counter()
         self.last = 0.0
+
+    def line(self, done: int, elapsed: float) -> str:
+        """The bar's text after `done` deals in `elapsed` seconds."""
+        frac = done / self.total
+        rate = done / max(elapsed, 1e-9)
+        left = f"ETA {_clock((self.total - done) / rate)}" if done < self.total and done else \
+            f"in {_clock(elapsed)}" if done else "ETA --:--"
+        return f"{self.label} [{'#' * int(30 * frac):<30}] {done}/{self.total} {rate:.0f} deals/s {left}"
 
     def update(self, done: int) -> None:
         now = time.perf_counter()
         if not self.on or (now - self.last < 0.2 and done < self.total):
             return
         self.last = now
-        frac = done / self.total
-        bar = "#" * int(30 * frac)
-        rate = done / max(now - self.t0, 1e-9)
-        self.stream.write(f"\r{self.label} [{bar:<30}] {done}/{self.total} {rate:.0f} deals/s")
+        self.stream.write("\r" + self.line(done, now - self.t0) + "\x1b[K")
         self.stream.flush()
 
     def close(self) -> None:
@@ -142,12 +195,12 @@ class Progress:
             self.stream.flush()
 
 
-def collect(lines: Iterator[dict], total: int, label: str, sink: Callable[[dict], None] | None = None) \
-        -> tuple[list[dict], bool]:
+def collect(lines: Iterator[dict], total: int, label: str, sink: Callable[[dict], None] | None = None,
+            quiet: bool = False) -> tuple[list[dict], bool]:
     """Take a run's lines (passing each to `sink`), with a progress bar; Ctrl-C stops and keeps what is done.
     Returns the lines and whether the run was interrupted."""
     out: list[dict] = []
-    bar = Progress(total, label)
+    bar = Progress(total, label, quiet=quiet)
     try:
         for line in lines:
             out.append(line)

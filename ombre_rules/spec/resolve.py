@@ -5,6 +5,7 @@ A variant string names a built-in variant (by id or alias) or a file, with optio
 """
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import os
@@ -235,14 +236,18 @@ def _match(value: Any, choices: list[Any]) -> Any:
     return None
 
 
-def resolve(variant: str, selections: dict[str, str] | None = None) -> ResolvedSpec:
-    """Load a variant by name, alias or path, with option selections (values as strings or typed)."""
+def resolve(variant: str, selections: dict[str, str] | None = None,
+            unknown: list[SpecError] | None = None) -> ResolvedSpec:
+    """Load a variant by name, alias or path, with option selections (values as strings or typed); with
+    `unknown`, keys the schema does not know are collected there and left out (see `schema.check`)."""
     name, inline = parse_variant_string(variant)
     chosen = dict(inline)
     chosen.update(selections or {})
     path = locate(name)
     doc = _load_chain(path)
-    schema.check(doc)  # structure of everything, options included, before any option is applied
+    if unknown is not None:  # check takes unknown keys out: of a copy, never of a parsed file kept for reuse
+        doc = PositionedDoc(copy.deepcopy(doc.data), doc.where, doc.file, doc.keys)
+    schema.check(doc, unknown)  # structure of everything, options included, before any option is applied
     opts_spec: dict[str, dict] = doc.data.get("options") or {}
     options: dict[str, Any] = {}
     defaults: dict[str, Any] = {}
@@ -275,7 +280,7 @@ def resolve(variant: str, selections: dict[str, str] | None = None) -> ResolvedS
             if _match(_typed(str(k)), [options[key]]) is not None and raw[k]:
                 merged.merge(doc, ("options", key, "choices", k), ())
     final = merged.doc()
-    schema.check(final)
+    schema.check(final, unknown)
     # a built-in variant is named by its id; a file by its path, so that records of house rules replay
     vid = final.data["id"] if name in builtin_index() else name
     changed = [f"{k}={fmt_value(v)}" for k, v in options.items() if v != defaults[k]]

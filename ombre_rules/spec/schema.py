@@ -62,13 +62,26 @@ def describe(err: jsonschema.ValidationError) -> tuple[str, tuple]:
     return f"{_where(path)}: {msg[:1].lower() + msg[1:]}", path
 
 
-def check(doc: PositionedDoc) -> None:
-    """Raise SpecErrors listing every schema violation, each at its position."""
+def check(doc: PositionedDoc, unknown: list[SpecError] | None = None) -> None:
+    """Raise SpecErrors listing every schema violation, each at its position.
+
+    With `unknown` (a list, as `ombre check` passes), keys the schema does not know are taken out of the
+    document and their errors added to the list, so that the rest of the file can still be checked; any other
+    violation raises as before."""
     errors = sorted(validator().iter_errors(doc.data), key=lambda e: [str(p) for p in e.absolute_path])
+    while unknown is not None and errors and all(e.validator == "additionalProperties" for e in errors):
+        for err in errors:
+            msg, path = describe(err)
+            unknown.append(SpecError(msg, doc.key_loc(path)))
+            node = doc.data
+            for k in path[:-1]:
+                node = node[k]
+            node.pop(path[-1], None)
+        errors = sorted(validator().iter_errors(doc.data), key=lambda e: [str(p) for p in e.absolute_path])
     if not errors:
         return
-    out: list[SpecError] = []
-    seen = set()
+    out: list[SpecError] = list(unknown or [])
+    seen = {str(e.message) for e in out}
     for err in errors:
         msg, path = describe(err)
         if msg in seen:

@@ -1,0 +1,212 @@
+"""Rule coverage: how often a run of deals reached each contract, outcome, mechanic and option-dependent rule,
+and which rules two compared variants differ by, with a warning for those a run barely reached."""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ..ruleset import Ruleset
+from ..spec.resolve import fmt_value
+
+# sections that describe a variant rather than change its play
+_DESCRIPTIVE = {"id", "title", "aliases", "sources", "extends", "options", "doc"}
+_OPT = re.compile(r"\bopt\.([A-Za-z_]\w*)")
+
+# what a deal offered or took, by mechanic (the names `sim.runner.play_deal` records; "stop" is the claim)
+MECHANICS = {
+    "discard": "exchange (a card discarded)", "draw": "exchange (cards drawn)",
+    "cede": "ceding the first exchange", "hold": "holding a bid", "trump": "naming trumps",
+    "concede": "concession", "accept": "consent to a concession", "refuse": "refusing a concession",
+    "continue": "playing on (past a claim or a surrender)", "call": "calling a card",
+    "give": "giving a card for a demanded one", "demand": "demanding a card",
+}
+
+
+@dataclass(frozen=True)
+class Reach:
+    """A rule as coverage counts it: its label and the test of a result line that reached it."""
+
+    label: str
+    test: Callable[[dict], bool]
+
+
+def _every(_x: dict) -> bool:
+    return True
+
+
+def _played(x: dict) -> bool:
+    return bool(x["winners"])
+
+
+def _never(_x: dict) -> bool:
+    return False
+
+
+def _offered(kind: str) -> Callable[[dict], bool]:
+    return lambda x: kind in x["offered"]
+
+
+def _taken(kind: str) -> Callable[[dict], bool]:
+    return lambda x: kind in x["taken"]
+
+
+def _contract(name: str) -> Callable[[dict], bool]:
+    return lambda x: x["contract"] == name
+
+
+def _outcome(name: str) -> Callable[[dict], bool]:
+    return lambda x: x["outcome"] == name
+
+
+def _fallback(x: dict) -> bool:
+    return x["fallback"]
+
+
+_PLAY = {"claim": ("claim offered", "stop"), "concede": ("concession offered", "concede"),
+         "surrender": ("surrender offered", "concede")}
+
+
+def reach_of(path: tuple, data: dict) -> Reach:
+    """The coverage rule that decides whether a deal reached the rule at `path` of a resolved variant file."""
+    head = path[0]
+    sub = path[1] if len(path) > 1 else None
+    if head == "contracts" and sub is not None:
+        return Reach(f"contract {sub}", _contract(sub))
+    if head == "auction" and sub == "all_pass":
+        return Reach("all-pass rule (every seat passed)", _fallback)
+    if head == "scoring" and sub == "outcomes" and len(path) > 2:
+        return Reach(f"outcome {path[2]}", _outcome(path[2]))
+    if head == "outcomes" and isinstance(sub, int):
+        name = data["outcomes"][sub].get("name", "?") if sub < len(data.get("outcomes") or []) else "?"
+        return Reach(f"outcome {name}", _outcome(name))
+    if head == "play" and sub in _PLAY:
+        label, kind = _PLAY[sub]
+        return Reach(label, _offered(kind))
+    if head == "exchange":
+        return Reach("exchange (a card discarded)", _taken("discard"))
+    if head in ("call", "demand"):
+        return Reach(MECHANICS[head], _offered(head))
+    if head == "session":
+        return Reach("session rules (compare plays single deals)", _never)
+    if head in ("play", "let", "scoring") and not (head == "scoring" and sub == "ante"):
+        return Reach("card play (a contract played)", _played)
+    return Reach(f"{head} (every deal)", _every)
+
+
+def _leaves(a: Any, b: Any, path: tuple, depth: int) -> Iterator[tuple]:
+    """Paths (at most `depth` deep) where two resolved trees differ."""
+    if a == b:
+        return
+    if a is None and isinstance(b, dict) or b is None and isinstance(a, dict):
+        a, b = a or {}, b or {}
+    if isinstance(a, dict) and isinstance(b, dict) and depth > 0:
+        for k in list(a) + [k for k in b if k not in a]:
+            yield from _leaves(a.get(k), b.get(k), path + (k,), depth - 1)
+        return
+    yield path
+
+
+def _readers(data: Any, path: tuple = ()) -> Iterator[tuple[str, tuple]]:
+    """(option, path) for every string of the file that reads `opt.OPTION`."""
+    if isinstance(data, dict):
+        for k, v in data.items():
+            if path or k not in _DESCRIPTIVE:
+                yield from _readers(v, path + (k,))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            yield from _readers(v, path + (i,))
+    elif isinstance(data, str):
+        for m in _OPT.finditer(data):
+            yield m.group(1), path
+
+
+def option_rules(rules: Ruleset) -> dict[str, list[tuple]]:
+    """Per option of the variant, the paths of the rules it governs: what any choice's patch sets, and the
+    expressions that read it (`opt.X`)."""
+    data = rules.spec.data
+    out: dict[str, list[tuple]] = {}
+    for key, spec in (data.get("options") or {}).items():
+        paths: list[tuple] = []
+        raw = spec.get("choices")
+        for patch in (raw.values() if isinstance(raw, dict) else []):
+            for p in _leaves({}, patch or {}, (), 2):
+                paths.append(p)
+        out[key] = paths
+    for key, p in _readers(data):
+        out.setdefault(key, []).append(p)
+    return out
+
+
+def differing(a: Ruleset, b: Ruleset) -> list[tuple]:
+    """The rule paths by which two variants differ: sections of their resolved files, and the expressions that
+    read an option whose value differs between them."""
+    da = {k: v for k, v in a.spec.data.items() if k not in _DESCRIPTIVE}
+    db = {k: v for k, v in b.spec.data.items() if k not in _DESCRIPTIVE}
+    paths = list(_leaves(da, db, (), 2))
+    oa, ob = a.spec.options, b.spec.options
+    for key in sorted(set(oa) | set(ob)):
+        if oa.get(key) != ob.get(key):
+            for r in (a, b):
+                paths += [p for k, p in _readers(r.spec.data) if k == key]
+    return list(dict.fromkeys(paths))
+
+
+def _has(rules: Ruleset, path: tuple) -> bool:
+    if path[0] == "contracts" and len(path) > 1:
+        return path[1] in rules.spec.data.get("contracts", {})
+    return True
+
+
+def coverage(lines: list[dict], rules: Ruleset) -> dict:
+    """Counts of the deals that reached each contract, outcome, all-pass rule, claim, mechanic and option rule."""
+    def count(test: Callable[[dict], bool]) -> int:
+        return sum(1 for x in lines if test(x))
+
+    mech = {}
+    for kind, label in MECHANICS.items():
+        off, took = count(_offered(kind)), count(_taken(kind))
+        if off:
+            mech[label] = {"offered": off, "taken": took}
+    options = {}
+    for key, paths in option_rules(rules).items():
+        rows: dict[str, int] = {}
+        for p in paths:
+            if _has(rules, p):
+                r = reach_of(p, rules.spec.data)
+                rows.setdefault(r.label, count(r.test))
+        options[f"{key}={fmt_value(rules.spec.options.get(key))}"] = rows
+    return {
+        "deals": len(lines),
+        "contracts": {c.name: count(_contract(c.name)) for c in rules.contracts},
+        "outcomes": {o: count(_outcome(o)) for o in rules.outcome_names},
+        "all_pass": {"rule": rules.auction.all_pass, "reached": count(_fallback)},
+        "claims": {"offered": count(_offered("stop")), "taken": count(_taken("stop"))},
+        "mechanics": mech,
+        "options": options,
+    }
+
+
+def warnings(results: list[tuple[str, Ruleset, list[dict]]], least: int) -> list[str]:
+    """Plain warnings, one per rule by which a variant differs from the first and that some variant having it
+    reached in fewer than `least` deals."""
+    if len(results) < 2:
+        return []
+    out: list[str] = []
+    seen: set[str] = set()
+    v0, r0, _l0 = results[0]
+    for v, r, _lines in results[1:]:
+        for p in differing(r0, r):
+            having = [(name, rr, ll) for name, rr, ll in results if _has(rr, p)]
+            reach = reach_of(p, (r if _has(r, p) else r0).spec.data)
+            if reach.label in seen:
+                continue
+            counts = [(sum(1 for x in ll if reach.test(x)), len(ll), name) for name, rr, ll in having]
+            k, n, name = min(counts)
+            if k < least:
+                seen.add(reach.label)
+                what = "nothing" if k == 0 else "little"
+                out.append(f"{reach.label}: reached in {k:,} of {n:,} deals of {name} (it differs between {v0} and "
+                           f"{v}) — this comparison says {what} about it; try --players random or more deals")
+    return out

@@ -1,0 +1,186 @@
+"""The terminal table of `ombre play --human SEAT`: a person plays one seat, bots the others, deal after deal
+with the pool carried over, and a score sheet at the end."""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .engine import State
+from .errors import OmbreError
+from .explain.why import why_illegal
+from .log import format_deal
+from .players import act
+from .ruleset import Ruleset
+from .session import Session
+from .sim.stats import PASSED_OUT
+
+HELP = """type one of the legal actions listed:
+  its number (1, 2, ...), its text (bid entrada, play AS), its argument alone (entrada, AS),
+  or the start of either when only one action begins that way (ent for entrada)
+  help or ?   this help
+  quit        leave the table (the deal in play is abandoned)"""
+
+
+class Quit(Exception):
+    """The person at the table typed quit (or closed the input)."""
+
+
+def parse_choice(text: str, options: list[str]) -> int | str:
+    """The index in `options` (the legal actions' texts) that `text` chooses, or a message saying why it
+    chooses none: a number from 1, the action's text, its argument, or a prefix only one option has.
+
+    >>> parse_choice("ent", ["bid entrada", "bid vuelta", "pass"])
+    0
+    >>> parse_choice("3", ["bid entrada", "bid vuelta", "pass"])
+    2
+    >>> parse_choice("b", ["bid entrada", "bid vuelta", "pass"])
+    "'b' could be: bid entrada, bid vuelta"
+    """
+    t = " ".join(text.lower().split())
+    if t.isdigit():
+        k = int(t)
+        return k - 1 if 1 <= k <= len(options) else f"no action numbered {k} (1 to {len(options)})"
+    low = [o.lower() for o in options]
+    args = [o.split()[-1] for o in low]
+    for names in (low, args):
+        if t in names:
+            return names.index(t)
+    hits = [i for i, (o, a) in enumerate(zip(low, args, strict=True)) if o.startswith(t) or a.startswith(t)]
+    if len(hits) == 1:
+        return hits[0]
+    if hits:
+        return f"'{text.strip()}' could be: {', '.join(options[i] for i in hits)}"
+    return f"'{text.strip()}' is not one of the legal actions (type help or ?)"
+
+
+def _seat(state: State, s: int, me: int) -> str:
+    return f"seat {s}" + (" (you)" if s == me else "")
+
+
+def trick_line(state: State, me: int) -> str:
+    """The trick in play, each card with the seat that played it."""
+    deck = state.rules.deck
+    seat = state.leader
+    parts = []
+    for c in state.trick:
+        parts.append(f"{_seat(state, seat, me)} {deck.name(c)}")
+        seat = state.nxt[seat]
+    return ", ".join(parts)
+
+
+def situation(state: State, me: int) -> list[str]:
+    """What the person sees before choosing: phase, hand, contract, tricks so far, the trick in play and the
+    numbered legal actions."""
+    v = state.view(me)
+    out = [f"-- {_seat(state, me, me)}, {v['phase']} --", f"hand: {' '.join(v['hand']) or '-'}"]
+    if v["contract"]:
+        out.append(f"contract: {v['contract']} by seat {v['declarer']}" + (f"; trumps {v['trump']}" if v["trump"]
+                                                                            else ""))
+    if v["trick_history"] or v["current_trick"]:
+        out.append("tricks: " + ", ".join(f"{_seat(state, s, me)} {t}" for s, t in enumerate(v["tricks"])
+                                         if s not in v["sitting_out"]))
+    if state.trick:
+        out.append(f"trick so far: {trick_line(state, me)}")
+    out.append("legal: " + "  ".join(f"{i + 1}) {a}" for i, a in enumerate(v["legal"])))
+    return out
+
+
+def human_turn(state: State, me: int, ask: Callable[[str], str], say: Callable[[str], None]) -> int:
+    """Ask the person at seat `me` for an action until one is legal; Quit on quit or end of input."""
+    say("\n".join(situation(state, me)))
+    legal = state.legal_actions()
+    texts = [state.rules.action_str(a) for a in legal]
+    while True:
+        try:
+            text = ask(f"seat {me}> ")
+        except EOFError:
+            raise Quit from None
+        t = text.strip().lower()
+        if not t:
+            continue
+        if t in ("help", "?"):
+            say(HELP + "\nlegal: " + "  ".join(f"{i + 1}) {a}" for i, a in enumerate(texts)))
+            continue
+        if t in ("quit", "exit"):
+            raise Quit
+        got = parse_choice(text, texts)
+        if isinstance(got, str):
+            say(refusal(state, text, got))
+            continue
+        return legal[got]
+
+
+def refusal(state: State, text: str, message: str) -> str:
+    """Why typed text chooses no legal action: for an action of the game that is illegal now, the obligation
+    that binds (when one does); otherwise `message`."""
+    try:
+        a = state.rules.parse_action(text)
+    except OmbreError:
+        return message
+    why = why_illegal(state, a)
+    return f"'{state.rules.action_str(a)}' is not legal now{' (' + why + ')' if why else ''} (type help or ?)"
+
+
+def play_deal(state: State, players: list, me: int | None, ask, say) -> None:
+    """Play one deal to its end, showing the log as seat `me` may see it (everything without a person)."""
+    shown = 0
+
+    def show_new() -> None:
+        nonlocal shown
+        lines = format_deal(state, viewer=me)
+        if lines[shown:]:
+            say("\n".join(lines[shown:]))
+        shown = len(lines)
+
+    while not state.is_terminal:
+        seat = state.current_player
+        if seat == me:
+            show_new()
+            a = human_turn(state, seat, ask, say)
+        else:
+            a = act(players[seat], state, seat)
+        state.apply(a)
+    show_new()
+
+
+def score_sheet(session: Session) -> str:
+    """One row per deal (dealer, contract, declarer, outcome, each seat's payment, the pool after it) and the
+    totals."""
+    n = session.rules.players
+    head = ["deal", "dealer", "contract", "declarer", "outcome"] + [f"seat {s}" for s in range(n)] + ["pool"]
+    rows = [head]
+    for i, st in enumerate(session.deals):
+        r = st.result
+        rows.append([str(i + 1), str(st.dealer), r.contract or PASSED_OUT,
+                     "-" if r.declarer is None else str(r.declarer), r.outcome]
+                    + [f"{p:+d}" for p in r.payments] + [str(r.pool_after)])
+    rows.append(["total", "", "", "", ""] + [f"{t:+d}" for t in session.ledger] + [str(session.pool)])
+    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
+    return "\n".join("  ".join(c.rjust(w) if i >= 5 else c.ljust(w) for i, (c, w) in
+                               enumerate(zip(r, widths, strict=True))).rstrip() for r in rows)
+
+
+def play_table(rules: Ruleset, players: list, me: int | None, seed: int, dealer: int, deals: int,
+               ask: Callable[[str], str] = input, say: Callable[[str], None] = print) -> list[State]:
+    """Play `deals` deals (one: the deal of `seed`; more: a session seeded by `seed`, the dealer moving round
+    and the pool carried over, with a score sheet after). Returns the finished deals (those before a quit)."""
+    if deals == 1:
+        state = State(rules, seed=seed, dealer=dealer)
+        try:
+            play_deal(state, players, me, ask, say)
+        except Quit:
+            say("you left the table; the deal is abandoned")
+            return []
+        return [state]
+    session = Session(rules, seed=seed, dealer=dealer)
+    for k in range(deals):
+        say(f"\n=== deal {k + 1} of {deals}: dealer seat {session.dealer}, pool {session.pool} ===")
+        state = session.new_deal()
+        try:
+            play_deal(state, players, me, ask, say)
+        except Quit:
+            say("you left the table; the deal in play is abandoned")
+            break
+        session.record(state)
+    if session.deals:
+        say("\nscore sheet:\n" + score_sheet(session))
+    return session.deals

@@ -1,0 +1,50 @@
+"""greedy and the contracts its declarer wins by taking few tricks (nolos, an all-pass contrabola)."""
+from ombre_rules import State, load
+from ombre_rules.bots.greedy import GreedyPlayer, tricks_allowed
+from ombre_rules.players import act
+
+
+def test_the_aim_of_each_contract_is_learnt_from_the_rules():
+    dk = load("danish-lhombre")
+    assert {c.name: tricks_allowed(dk, c) for c in dk.contracts} == {
+        "simple": None, "spade": None, "tourne": None, "simple_nolo": 0, "solo": None, "spade_solo": None,
+        "pure_nolo": 0, "nolo_ouvert": 0, "grand_tourne": None}
+    cb = load("ombre(all_pass=contrabola)")
+    assert {c.name: tricks_allowed(cb, c) for c in cb.contracts} == {
+        "entrada": None, "vuelta": None, "solo": None, "spadille_forced": None, "contrabola": 0}
+
+
+def test_greedy_bids_the_all_pass_contrabola_on_a_weak_hand_and_plays_under():
+    rules = load("ombre(all_pass=contrabola)")
+    hands = {0: "5S 6S 5C 6C 7C 2H 3H 2D 3D", 1: "AS 2S QS KS KC QH KH QD KD", 2: "7S JS AC JC QC AH JH AD JD"}
+    talon = "3S 4S 2C 3C 4C 4H 5H 6H 7H 4D 5D 6D 7D".split()
+    deck = rules.deck
+    s = State(rules, hands=[deck.mask_of(hands[k].split()) for k in range(3)],
+              talon=[deck.parse(c) for c in talon], dealer=0)
+    for text in ("pass", "pass", "pass"):
+        s.apply_str(text)
+    players = [GreedyPlayer(k, rules) for k in range(3)]
+    said = []
+    while s.contract is None:
+        seat = s.to_move
+        a = act(players[seat], s, seat)
+        said.append((seat, rules.action_str(a)))
+        s.apply(a)
+    # the strong hands pass the second round; seat 0, with no card that must take a trick, bids contrabola
+    assert said == [(1, "pass"), (2, "pass"), (0, "bid contrabola")]
+    assert (s.declarer, s.contract.name) == (0, "contrabola")
+    # play on: the declarer follows with his highest card that does not take the trick, when he has one
+    checked = 0
+    while not s.is_terminal:
+        seat = s.to_move
+        a = act(players[seat], s, seat)
+        if seat == 0 and s.trick and a < rules.A_DISCARD:
+            row = s.ctx.key[s.ctx.eff[s.trick[0]]]
+            top = max(row[c] for c in s.trick)
+            under = [c for c in s.legal_actions() if row[c] < top]
+            if under:
+                assert a == max(under, key=lambda c: s.ctx.power[c])
+                checked += 1
+        s.apply(a)
+    # he never had to win a trick, so he followed to all nine and won the contrabola
+    assert checked == 9 and s.result.tricks[0] == 0 and s.result.outcome == "sacada"
