@@ -51,15 +51,41 @@ class ReplayError(OmbreError):
 MAX_RECORD_BYTES = 50_000_000  # a record file
 
 
+_PY_TYPES = {"string": "str", "integer": "int", "array": "list", "object": "dict", "boolean": "bool"}
+
+
 def check_shape(rec: Any) -> None:
     """A record has the shape of `spec/record.schema.json`; a ReplayError names the first field that does not."""
     errors = list(schema.validator(str(record_schema_path())).iter_errors(rec))
-    if errors:
-        err = jsonschema.exceptions.best_match(errors)
-        msg, path = schema.describe(err)
-        if err.validator == "required":
-            raise ReplayError(f"record field '{'.'.join(map(str, path))}' is missing")
-        raise ReplayError(f"record field {msg}" if err.absolute_path else f"record: {msg}")
+    if not errors:
+        return
+    rank = min(_rank(e) for e in errors)  # the first field in the record's order, as a reader meets them
+    err = jsonschema.exceptions.best_match([e for e in errors if _rank(e) == rank])
+    path = tuple(err.absolute_path)
+    field = ".".join(map(str, path))
+    if err.validator == "required":
+        missing = err.message.split("'")[1]
+        raise ReplayError(f"record field '{'.'.join(map(str, path + (missing,)))}' is missing")
+    if path[:1] == ("actions",) and len(path) == 2:
+        raise ReplayError("record field 'actions' must be a list of action strings")
+    if err.validator == "type":
+        want = [err.validator_value] if isinstance(err.validator_value, str) else err.validator_value
+        want = " or ".join(_PY_TYPES.get(t, t) for t in want if t != "null")
+        raise ReplayError(f"record field '{field}' must be {want}, not {err.instance!r}"[:160])
+    msg, _path = schema.describe(err)
+    if not field:
+        raise ReplayError(f"record: {msg}")
+    msg = msg.removeprefix(f"{field} ").removeprefix(f"{field}: ")
+    raise ReplayError(f"record field '{field}' {msg}" if msg.startswith("is ") else f"record field '{field}': {msg}")
+
+
+_ORDER = ("format", "variant", "ruleset_hash", "seed", "dealer", "pool", "deal", "actions", "result")
+
+
+def _rank(err: jsonschema.ValidationError) -> int:
+    path = tuple(err.absolute_path)
+    key = path[0] if path else (err.message.split("'")[1] if err.validator == "required" else "")
+    return _ORDER.index(key) if key in _ORDER else len(_ORDER)
 
 
 @dataclass
@@ -126,7 +152,7 @@ def replay(rec: dict, rules: Ruleset | None = None) -> ReplayReport:
     seed = rec.get("seed")
     dealer = int(rec.get("dealer") or 0)
     if dealer >= rules.players:
-        raise ReplayError(f"record field dealer: {dealer} is not a seat of '{rules.variant}' "
+        raise ReplayError(f"record field 'dealer': {dealer} is not a seat of '{rules.variant}' "
                           f"(0 to {rules.players - 1})")
     try:
         if seed is not None:
