@@ -26,6 +26,7 @@ EPILOG = """examples:
   ombre bench-bots --deals 200 --decisions 100 --json
   ombre simulate VARIANT --deals 1000 --players greedy --seed 1 --jobs 2 --out deals.jsonl
   ombre compare VARIANT1 VARIANT2 --deals 2000 --seed 1 --out report/
+  ombre serve --port 8000 --data ombre-data
 """
 
 
@@ -414,6 +415,11 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("test", help="run scenario files (or folders of them)")
     s.add_argument("files", nargs="+", metavar="SCENARIO")
     s.set_defaults(fn=cmd_test)
+    from .web import serve
+
+    s = sub.add_parser("serve", help="a card table in the browser: people and bots at shared tables")
+    serve.add_arguments(s)
+    s.set_defaults(fn=serve.cmd_serve)
     return p
 
 
