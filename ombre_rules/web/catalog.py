@@ -80,7 +80,17 @@ class Catalog:
             options.append({"key": k, "doc": o.get("doc", ""), "default": fmt_value(spec.defaults[k]),
                             "choices": [fmt_value(c) for c in spec.choices[k]]})
         return {**out, "id": d["id"], "title": d.get("title", d["id"]), "players": d["players"],
-                "options": options, "aliases": list(d.get("aliases") or [])}
+                "options": options, "aliases": list(d.get("aliases") or []), "base": self._base(entry)}
+
+    def _base(self, entry: Entry) -> str | None:
+        """The key of the built-in variant a file extends (None if it extends none)."""
+        path = builtin_index().get(entry.source, entry.source)
+        try:
+            base = load_file(path, entry.name).data.get("extends")
+        except (OmbreError, AttributeError):
+            return None
+        index = builtin_index()
+        return resolve(index[base]).data["id"] if isinstance(base, str) and base in index else None
 
     def _messages(self, entry: Entry, e: OmbreError) -> list[str]:
         errs = e.errors if isinstance(e, SpecErrors) else [e]

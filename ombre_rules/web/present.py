@@ -44,21 +44,40 @@ def public_view(state) -> dict[str, Any]:
     return v
 
 
-def _default_context(rules: Ruleset):
-    """The ranking with no trump, for sorting a hand before trumps are known (None if the rules have none)."""
-    try:
-        return rules.context("", None)
-    except OmbreError:
-        return None
+def _plain_order(rules: Ruleset) -> list[tuple[int, float]]:
+    """A sort key per card for a hand before trumps are known: cards that are trumps whatever the trump suit
+    first, then suit by suit, each card by its mean strength where it is not a trump."""
+    cached = getattr(rules, "_web_plain_order", None)
+    if cached is not None:
+        return cached
+    deck = rules.deck
+    strengths: list[list[int]] = [[] for _ in deck.cards]
+    as_trump: list[list[int]] = [[] for _ in deck.cards]
+    always = (1 << deck.size) - 1
+    for trump in (None, *deck.suits):
+        try:
+            ctx = rules.context("", trump)
+        except OmbreError:
+            continue
+        always &= ctx.trump_mask if trump is not None else always
+        for c in range(deck.size):
+            (as_trump if ctx.trump_mask >> c & 1 else strengths)[c].append(ctx.power[c])
+    key = []
+    for c, card in enumerate(deck.cards):
+        top = always >> c & 1
+        xs = as_trump[c] if top else strengths[c]
+        key.append((0 if top else 1 + card.suit.index, -sum(xs) / len(xs) if xs else 0.0))
+    rules._web_plain_order = key
+    return key
 
 
 def sort_hand(state, names: list[str]) -> list[str]:
     """A hand in the order of the current trump context: trumps first, then suit by suit, high to low."""
-    rules = state.rules
-    deck = rules.deck
-    ctx = state.ctx if state.ctx is not None else _default_context(rules)
+    deck = state.rules.deck
+    ctx = state.ctx
     if ctx is None:
-        return names
+        plain = _plain_order(state.rules)
+        return sorted(names, key=lambda n: plain[deck.by_name[n]])
 
     def key(name: str) -> tuple[int, int]:
         c = deck.by_name[name]
@@ -141,6 +160,7 @@ def seat_view(state, seat: int | None) -> dict[str, Any]:
     """The view a browser gets: the seat's own (or the public one), the hand sorted, controls and reasons."""
     v = public_view(state) if seat is None else state.view(seat)
     v["hand"] = sort_hand(state, v["hand"])
+    v["trick_leader"] = state.leader if state.trick else None
     v.pop("legal", None)
     if seat is not None and state.current_player == seat and not state.is_terminal:
         ctrl = controls(state, seat)
