@@ -115,7 +115,8 @@ class Api:
         seats = _field(data, "seats", list)
         if not all(isinstance(x, str) for x in seats) or not all(isinstance(v, str) for v in options.values()):
             raise WebError(400, "seats and option choices must be strings")
-        t = self.tables.create(_field(data, "variant", str), options, seats, _field(data, "deals", int, 1) or 1,
+        deals = _field(data, "deals", int, 1)
+        t = self.tables.create(_field(data, "variant", str), options, seats, 1 if deals is None else deals,
                                _field(data, "seed", int, None))
         await self.tables.changed(t)
         base = f"/table/{t.row.id}?t="

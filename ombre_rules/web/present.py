@@ -5,6 +5,7 @@ Everything shown comes from the rules and `State.view`: card faces (rank and sui
 context, the controls built from the legal actions, and why a card in hand may not be chosen."""
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from ..engine.replay import events
@@ -14,6 +15,7 @@ from ..ruleset import SPECIAL_VERBS, Ruleset
 
 CARD_VERBS = ("play", "discard", "give")  # actions on a card of one's hand
 WORD_LABELS = {v: v.capitalize() for v in SPECIAL_VERBS}
+_PLAIN: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def suits(rules: Ruleset) -> list[dict[str, Any]]:
@@ -47,7 +49,7 @@ def public_view(state) -> dict[str, Any]:
 def _plain_order(rules: Ruleset) -> list[tuple[int, float]]:
     """A sort key per card for a hand before trumps are known: cards that are trumps whatever the trump suit
     first, then suit by suit, each card by its mean strength where it is not a trump."""
-    cached = getattr(rules, "_web_plain_order", None)
+    cached = _PLAIN.get(rules)
     if cached is not None:
         return cached
     deck = rules.deck
@@ -67,7 +69,7 @@ def _plain_order(rules: Ruleset) -> list[tuple[int, float]]:
         top = always >> c & 1
         xs = as_trump[c] if top else strengths[c]
         key.append((0 if top else 1 + card.suit.index, -sum(xs) / len(xs) if xs else 0.0))
-    rules._web_plain_order = key
+    _PLAIN[rules] = key
     return key
 
 

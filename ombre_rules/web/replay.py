@@ -7,7 +7,7 @@ from ..engine import State
 from ..errors import OmbreError
 from ..records import ReplayError, replay
 from ..ruleset import Ruleset
-from ..spec.resolve import builtin_index, parse_variant_string
+from ..spec.resolve import builtin_index, parse_variant_string, resolve
 from .catalog import Catalog
 from .errors import WebError
 from .present import card_faces, contract_titles, sort_hand, suits
@@ -66,7 +66,7 @@ def record_rules(catalog: Catalog, record: Any) -> tuple[Ruleset, str]:
     except OmbreError as e:
         raise WebError(400, e.message) from None
     if name in builtin_index():
-        entry = catalog.get(next(e.key for e in catalog.entries() if e.source == builtin_index()[name]))
+        entry = catalog.get(resolve(builtin_index()[name]).data["id"])
     else:
         match = [e for e in catalog.entries() if e.source == name or e.name == name]
         if not match:

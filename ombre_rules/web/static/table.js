@@ -236,6 +236,7 @@ function render(msg) {
   const { table, state: v, you } = msg;
   document.body.dataset.phase = v.phase;
   document.body.dataset.toMove = v.to_move;
+  document.body.dataset.moves = `${table.deal}:${(v.actions || []).length}`;
   const n = table.seats.length;
   const others = you === null ? [...Array(n).keys()] : Array.from({ length: n - 1 }, (_, k) => (you + 1 + k) % n);
   const mine = you === null ? el("div", { class: "me" }, el("div", { class: "muted" }, "You are watching: only what every player sees is shown."))
