@@ -32,7 +32,7 @@ class Server:
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
-                                                    ws="websockets"))
+                                                    ws="websockets-sansio"))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     def __enter__(self) -> Server:

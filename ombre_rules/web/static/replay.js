@@ -42,10 +42,10 @@ function viewer(data) {
   return el("div", {},
     el("p", {}, el("code", { class: "canonical" }, data.variant), " ", el("span", { class: "muted small" }, data.title)),
     el("div", { class: "stepper" },
-      el("button", { id: "first", class: "secondary", onclick: () => { k = 0; show(); } }, "⏮"),
+      el("button", { id: "first", class: "secondary", onclick: () => { k = 0; show(); } }, "Start"),
       el("button", { id: "back", class: "secondary", onclick: () => go(-1) }, "◀ Back"),
       el("button", { id: "forward", onclick: () => go(1) }, "Forward ▶"),
-      el("button", { id: "last", class: "secondary", onclick: () => { k = frames.length - 1; show(); } }, "⏭"),
+      el("button", { id: "last", class: "secondary", onclick: () => { k = frames.length - 1; show(); } }, "End"),
       slider, label),
     board);
 }
@@ -61,6 +61,7 @@ async function render() {
     try {
       out.replaceChildren(viewer(await api("/api/replay", { method: "POST", body: await f.arrayBuffer() })));
     } catch (e) {
+      out.replaceChildren();
       err.append(el("pre", { class: "errors", id: "replay-errors" }, e.message));
     }
   });

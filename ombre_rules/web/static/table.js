@@ -1,6 +1,8 @@
 // The game screen: one seat's view (or the spectators'), live over a WebSocket; actions go by POST.
 import { api, cardEl, el, header, humanize, seatLabel, signed, toast } from "./common.js";
 
+const short = (i, you) => (i === you ? "You" : `Seat ${i + 1}`);
+
 const app = document.getElementById("app");
 const tableId = location.pathname.split("/")[2];
 const token = new URLSearchParams(location.search).get("t") || "";
@@ -89,7 +91,7 @@ function trickArea(msg) {
   const seq = (leader, cards) => cards.map((c, k) => ({ seat: playSeat(v, leader, k, n), card: c }));
   if (v.current_trick.length) {
     return el("div", { class: "trick", id: "trick" }, seq(v.trick_leader, v.current_trick).map((p) =>
-      el("div", { class: "play" }, cardEl(p.card, v.cards, table.suits), el("span", {}, seatLabel(p.seat, table.seats, you)))));
+      el("div", { class: "play" }, cardEl(p.card, v.cards, table.suits), el("span", {}, short(p.seat, you)))));
   }
   const last = v.trick_history[v.trick_history.length - 1];
   if (!last) {
@@ -101,8 +103,8 @@ function trickArea(msg) {
   return el("div", {},
     el("div", { class: "trick last", id: "last-trick" }, seq(last.leader, last.cards).map((p) =>
       el("div", { class: `play${p.seat === last.winner ? " win" : ""}` }, cardEl(p.card, v.cards, table.suits),
-        el("span", {}, seatLabel(p.seat, table.seats, you))))),
-    el("div", { class: "caption" }, `Last trick to ${seatLabel(last.winner, table.seats, you)}`));
+        el("span", {}, short(p.seat, you))))),
+    el("div", { class: "caption" }, `Last trick to ${short(last.winner, you)}`));
 }
 
 // The seat that played the k-th card of a trick: seats in the order of play, skipping those who sit out.
@@ -128,21 +130,29 @@ function prompt(msg) {
   return `${phase}: waiting for ${seatLabel(v.to_move, table.seats, you)}…`;
 }
 
+// Buttons for the legal actions that are not a card of the hand; card choices (a call, a demand) by verb.
 function controlBar(msg) {
   const { table, state: v } = msg;
   const outside = v.controls.filter((c) => !c.in_hand);
-  return el("div", { class: "controls", id: "controls" }, outside.map((c) => {
-    const face = c.card ? el("span", { class: "mini" }, cardEl(c.card, v.cards, table.suits)) : null;
-    return el("button", { class: `${c.verb === "pass" ? "pass" : ""} ${face ? "cardbtn" : ""}`, "data-action": c.action,
-      onclick: () => act(c.action) }, face, c.label);
-  }));
+  const words = outside.filter((c) => !c.card);
+  const byVerb = new Map();
+  for (const c of outside.filter((x) => x.card)) {
+    if (!byVerb.has(c.verb)) byVerb.set(c.verb, []);
+    byVerb.get(c.verb).push(c);
+  }
+  return el("div", { class: "controls", id: "controls" },
+    words.map((c) => el("button", { class: c.verb === "pass" ? "pass" : "", "data-action": c.action, onclick: () => act(c.action) }, c.label)),
+    [...byVerb.entries()].map(([verb, cs]) => el("div", { class: "choose" },
+      el("div", { class: "choose-h" }, `${humanize(verb)} a card:`),
+      el("div", { class: "choose-cards" }, cs.map((c) => cardEl(c.card, v.cards, table.suits,
+        { tag: "button", class: "legal", "data-action": c.action, title: c.label, onclick: () => act(c.action) }))))));
 }
 
 function handRow(msg) {
   const { table, state: v } = msg;
   const byCard = new Map(v.controls.filter((c) => c.in_hand).map((c) => [c.card, c]));
   let group = null;
-  return el("div", { class: "hand", id: "hand" }, v.hand.map((name) => {
+  return el("div", { class: `hand${v.hand.length > 14 ? " big" : ""}`, id: "hand" }, v.hand.map((name) => {
     const f = v.cards[name] || {};
     const g = f.trump ? "trump" : f.suit;
     const gap = group !== null && g !== group;
@@ -164,7 +174,8 @@ function infoBox(msg) {
     ["Trumps", v.trump ? suitText(table, v.trump) : "—"]];
   if (v.called) rows.push(["Called", v.called]);
   if (v.partner !== null && v.partner !== undefined) rows.push(["Partner", seatLabel(v.partner, table.seats, you)]);
-  rows.push(["Talon", `${v.talon_size} card${v.talon_size === 1 ? "" : "s"}`], ["Pool", `${v.pool}`]);
+  if (v.talon_size) rows.push(["Talon", `${v.talon_size} card${v.talon_size === 1 ? "" : "s"}`]);
+  rows.push(["Pool", `${v.pool}`]);
   if (v.my_discards.length) rows.push(["You put away", v.my_discards.join(" ")]);
   if (v.my_draws.length) rows.push(["You drew", v.my_draws.join(" ")]);
   if (v.leftover_shown.length) rows.push(["Left in the stock", v.leftover_shown.join(" ")]);
@@ -192,7 +203,7 @@ function tricksBox(msg) {
     el("div", { class: "tricklist mini" }, v.trick_history.map((t, k) => el("div", { class: "row" },
       el("span", { class: "small" }, `${k + 1}.`),
       t.cards.map((c) => cardEl(c, v.cards, table.suits)),
-      el("span", { class: "w" }, `→ ${seatLabel(t.winner, table.seats, you)}`)))));
+      el("span", { class: "w" }, `→ ${short(t.winner, you)}`)))));
 }
 
 function sheetBox(msg) {
