@@ -8,6 +8,7 @@ import sys
 import time
 
 from . import bench as bench_mod
+from .book import cli as book_cli
 from .engine import State
 from .errors import OmbreError, SpecErrors
 from .log import format_deal
@@ -26,6 +27,9 @@ EPILOG = """examples:
   ombre bench-bots --deals 200 --decisions 100 --json
   ombre simulate VARIANT --deals 1000 --players greedy --seed 1 --jobs 2 --out deals.jsonl
   ombre compare VARIANT1 VARIANT2 --deals 2000 --seed 1 --out report/
+  ombre rules VARIANT --format html --out rules.html
+  ombre diff VARIANT "VARIANT(OPTION=CHOICE)"
+  ombre reference --out docs/reference.md
   ombre serve --port 8000 --data ombre-data
 """
 
@@ -132,7 +136,11 @@ def _human_turn(state: State, seat: int) -> int:
             print(f"not understood: {e.message}")
             continue
         if a not in state.legal_actions():
-            print(f"'{state.rules.action_str(a)}' is not legal now; legal: {', '.join(v['legal'])}")
+            from .book.why import why_illegal
+
+            why = why_illegal(state, a)
+            print(f"'{state.rules.action_str(a)}' is not legal now{' (' + why + ')' if why else ''}; "
+                  f"legal: {', '.join(v['legal'])}")
             continue
         return a
 
@@ -415,6 +423,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("test", help="run scenario files (or folders of them)")
     s.add_argument("files", nargs="+", metavar="SCENARIO")
     s.set_defaults(fn=cmd_test)
+    book_cli.add_parsers(sub)
     from .web import serve
 
     s = sub.add_parser("serve", help="a card table in the browser: people and bots at shared tables")

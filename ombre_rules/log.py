@@ -149,6 +149,7 @@ def format_deal(state, viewer: int | None = None, header: bool = True) -> list[s
         lines.append("tricks: " + ", ".join(f"seat {i} {t}" for i, t in enumerate(res.tricks)))
         lines.append("payments: " + ", ".join(f"seat {i} {p:+d}" for i, p in enumerate(res.payments))
                      + f"; pool {res.pool_before} -> {res.pool_after}")
+        lines += [f"  {e}" for e in state.account()]
         lines += summary_lines(state)
     return lines
 

@@ -28,6 +28,7 @@ def to_record(state: State) -> dict[str, Any]:
                  "talon": [deck.name(c) for c in state.deal_talon]},
         "actions": [r.action_str(a) for a in state.history],
         "result": state.result.to_dict() if state.result else None,
+        "account": [e.to_dict() for e in state.account()],
     }
 
 

@@ -130,7 +130,8 @@ def test_illegal_card_in_play_leaves_state_unchanged(ombre):
     before, hand = _snapshot(state), state.view(2)["hand"]
     with pytest.raises(IllegalActionError) as ei:
         state.apply_str("play QS")
-    assert str(ei.value) == "'play QS' is not legal for seat 2 in play; legal: play 2H, play 6H, play 7H"
+    assert str(ei.value) == ("'play QS' is not legal for seat 2 in play (must follow suit: 3H led (hearts) and you "
+                             "hold 2H 6H 7H); legal: play 2H, play 6H, play 7H")
     assert _snapshot(state) == before
     assert state.view(2)["hand"] == hand
     state.apply_str("play 6H")

@@ -431,6 +431,12 @@ class State(ExtraPhases):
 
         return view(self, seat, actions)
 
+    def account(self) -> tuple:
+        """The account of a finished deal's payments: each transfer, labelled (`ombre_rules.book.account`)."""
+        from ..book.account import account
+
+        return account(self)
+
     def returns(self) -> list[int]:
         """Each seat's net payment once the deal is over (zeros before)."""
         return list(self.result.payments) if self.result else [0] * self.n
@@ -443,8 +449,11 @@ class State(ExtraPhases):
             raise IllegalActionError(f"'{what}' is not legal: the deal is over")
         legal = self.legal_actions()
         shown = ", ".join(r.action_str(x) for x in legal)
-        raise IllegalActionError(f"'{what}' is not legal for seat {self.to_move} in {self.phase_name}; "
-                                 f"legal: {shown}")
+        from ..book.why import why_illegal
+
+        why = why_illegal(self, a) if isinstance(a, int) else None
+        raise IllegalActionError(f"'{what}' is not legal for seat {self.to_move} in {self.phase_name}"
+                                 f"{' (' + why + ')' if why else ''}; legal: {shown}")
 
     def _seat_value(self, expr) -> Any:
         """An expression that depends on nothing but the seats (dealer, forehand, players): cached per dealer."""

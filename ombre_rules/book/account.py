@@ -1,0 +1,197 @@
+"""The account of a finished deal: every transfer of the ante and the settlement, who pays whom, how much
+and why, labelled as the variant file names the step (its kind, or its `label:`) and the terms of its
+amount (a `let` name, or the word the file's `terms:` gives it).
+
+The account is worked out from the variant's steps and a small evaluator over the end of the deal, not
+from the engine's generated code; its sums equal the deal's payments (tested on every variant).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from lark import Tree
+
+from ..envs import DealEnv
+from .evaluate import Evaluator, parse
+
+POOL = None  # the payer or payee of a transfer into or out of the pool
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One transfer: `payer` pays `payee` the amount (None: the pool), with the step's label and why the
+    amount is what it is (`V 5 + estuches 4 = 9`; empty when the amount is a plain number)."""
+
+    label: str
+    payer: int | None
+    payee: int | None
+    amount: int
+    why: str
+
+    def __str__(self) -> str:
+        if self.payer is POOL:
+            text = f"pool {self.amount} → seat {self.payee}" + (f" ({self.why})" if self.why else "")
+        elif self.payee is POOL:
+            text = f"seat {self.payer} pays {self.amount} into the pool" + (f" ({self.why})" if self.why else "")
+        else:
+            text = f"seat {self.payer} pays seat {self.payee}: {self.why or self.amount}"
+        return f"{self.label}: {text}"
+
+    def to_dict(self) -> dict:
+        return {"label": self.label, "from": self.payer, "to": self.payee, "amount": self.amount,
+                "why": self.why}
+
+
+def seats(value: Any) -> list[int]:
+    """The seats a transfer names: one seat, none, or a list of them."""
+    if value is None:
+        return []
+    if isinstance(value, (list, tuple)):
+        return [int(v) for v in value if v is not None]
+    return [int(value)]
+
+
+def step_label(body: dict, default: str) -> str:
+    """The label of a payment step: its `label:`, else the default (the outcome it settles, or `ante`)."""
+    return str(body.get("label") or default)
+
+
+def terms(rules: Any) -> dict[str, str]:
+    """The words the variant file gives its names and lets (`terms:`), for labels and sentences."""
+    return {str(k): str(v) for k, v in (rules.spec.data.get("terms") or {}).items()}
+
+
+def _summands(t: Tree) -> list[tuple[str, Tree]]:
+    """The terms of a sum or difference (the left-leaning chain `a + b - c`), each with its sign."""
+    if t.data == "binop" and str(t.children[1]) in ("+", "-"):
+        a, op, b = t.children
+        return _summands(a) + [(str(op), b)]
+    return [("+", t)]
+
+
+def breakdown(ev: Evaluator, expr: Any, words: dict[str, str]) -> str:
+    """Why an amount is what it is: its terms with their values and the total, `V 5 + estuches 1 +
+    3 (stopped) = 9`, or one named term, `stake 30`; empty for a plain number."""
+    if expr is None or isinstance(expr, (bool, int)):
+        return ""
+    text = str(expr)
+
+    def src(t: Tree) -> str:
+        return text[t.meta.start_pos:t.meta.end_pos]
+
+    parts = []
+    for sign, t in _summands(parse(text)):
+        v = ev.node(t)
+        if t.data == "int":
+            shown = str(v)
+        elif t.data == "name":
+            name = str(t.children[0])
+            shown = f"{words.get(name, name)} {v}"
+        elif t.data == "cond":
+            if not v:
+                continue
+            cond = t.children[1]
+            shown = f"{v} ({src(cond)})" if ev.node(cond) else f"{v} (not {src(cond)})"
+        else:
+            shown = f"{v} ({src(t)})"
+        parts.append((sign, shown))
+    if not parts:
+        return ""
+    head = ("-" if parts[0][0] == "-" else "") + parts[0][1]
+    total = ev.node(parse(text))
+    if len(parts) == 1:
+        return "" if head == str(total) else head
+    return head + "".join(f" {s} {x}" for s, x in parts[1:]) + f" = {total}"
+
+
+class _Ledger:
+    """Runs steps as the engine does, on a copy of the payments and the pool, and writes down each entry."""
+
+    def __init__(self, rules: Any, state: Any, pool: int) -> None:
+        self.rules = rules
+        self.words = terms(rules)
+        self.entries: list[Entry] = []
+        self.probe = state.clone()
+        self.probe.pool = pool
+
+    def env(self, ctx: Any) -> DealEnv:
+        return DealEnv(self.probe, ctx)
+
+    def step(self, ev: Evaluator, kind: str, body: dict, label: str) -> None:
+        body = body or {}
+        default_amount = "pool" if kind == "from_pool" else 0
+        amount_expr = body.get("amount", default_amount)
+        frm = seats(ev.value(body.get("from", "players" if kind == "to_pool" else None)))
+        to = seats(ev.value(body.get("to")))
+        amount = int(ev.value(amount_expr) or 0)
+        why = breakdown(ev, amount_expr, self.words)
+        if kind == "pay":
+            for f in frm:
+                for t in to:
+                    if f != t:
+                        self.entries.append(Entry(label, f, t, amount, why))
+        elif kind == "to_pool":
+            for f in frm:
+                self.entries.append(Entry(label, f, POOL, amount, why))
+                self.probe.pool += amount
+        elif to:
+            held = self.probe.pool
+            share = max(0, min(amount, held)) // len(to)
+            if amount_expr == "pool":
+                why = ""
+            if amount > held:
+                why = (why + "; " if why else f"{amount}; ") + f"the pool holds {held}"
+            if len(to) > 1:
+                why = (why + "; " if why else f"{min(amount, held)} ") + f"shared by {len(to)}"
+            for t in to:
+                self.entries.append(Entry(label, POOL, t, share, why))
+                self.probe.pool -= share
+
+
+def _lets(ev: Evaluator, lets: dict | None) -> None:
+    for name, expr in (lets or {}).items():
+        ev.local[name] = ev.value(expr)
+
+
+def account(state: Any) -> tuple[Entry, ...]:
+    """The account of a finished deal: the ante and every settlement transfer, in order (empty before the
+    end)."""
+    if state.result is None:
+        return ()
+    rules = state.rules
+    data = rules.spec.data
+    scoring = data["scoring"]
+    ledger = _Ledger(rules, state, state.result.pool_before)
+    if scoring.get("ante"):
+        # the ante as the deal began (a seat that joined the deal later did not pay it)
+        start = type(state)(rules, dealer=state.dealer, pool=state.result.pool_before,
+                            hands=list(state.deal_hands), talon=list(state.deal_talon))
+        start.pool = state.result.pool_before  # the ante's amount sees the pool before the ante
+        ledger.step(Evaluator(rules, DealEnv(start, None)), "to_pool", scoring["ante"],
+                    step_label(scoring["ante"], "ante"))
+    ev = Evaluator(rules, ledger.env(state.ctx))
+    _lets(ev, data.get("let"))
+    steps = (scoring.get("outcomes") or {}).get(state.result.outcome)
+    if steps:
+        _lets(ev, scoring.get("let"))
+        for st in steps:
+            kind = next(iter(st))
+            ledger.step(ev, kind, st[kind], step_label(st[kind] or {}, state.result.outcome))
+    return tuple(ledger.entries)
+
+
+def net(entries: tuple[Entry, ...], players: int) -> tuple[list[int], int]:
+    """Each seat's net payment and the pool's change, summed from an account."""
+    out = [0] * players
+    pool = 0
+    for e in entries:
+        if e.payer is POOL:
+            pool -= e.amount
+        else:
+            out[e.payer] -= e.amount
+        if e.payee is POOL:
+            pool += e.amount
+        else:
+            out[e.payee] += e.amount
+    return out, pool

@@ -1,0 +1,280 @@
+"""The rulebook, the diff, the language reference, the payment account and why a card is illegal."""
+from __future__ import annotations
+
+import json
+import os
+import random
+
+import pytest
+import yaml
+from lark.exceptions import LarkError
+
+from ombre_rules import IllegalActionError, State, load
+from ombre_rules.book import diff, diff_html, rulebook, rulebook_html, rulebook_md
+from ombre_rules.book.account import net
+from ombre_rules.book.evaluate import parse
+from ombre_rules.book.keys import EXPECT_DOCS, FUNC_DOCS, KEY_DOCS, SCENARIO_DOCS, VAR_DOCS
+from ombre_rules.book.phrase import ARITH, COMPARE, FUNCS, phrase
+from ombre_rules.book.reference import SCOPES, reference_md, schema_keys
+from ombre_rules.envs import CONTEXT_FUNCS
+from ombre_rules.lang.builtins import PURE
+from ombre_rules.resources import variants_dir
+from ombre_rules.scenario import EXPECT_KEYS, KEYS
+from ombre_rules.spec.resolve import builtin_index, fmt_value
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILTINS = sorted({os.path.basename(p)[:-5] for p in builtin_index().values()})
+
+
+def _play(state: State, seed: int) -> State:
+    rng = random.Random(seed)
+    while not state.is_terminal:
+        acts = state.legal_actions()
+        state.apply(acts[rng.randrange(len(acts))])
+    return state
+
+
+def _variants_with_options():
+    for v in BUILTINS:
+        yield v, 40
+        spec = load(v).spec
+        for key, choices in spec.choices.items():
+            for c in choices:
+                if c != spec.defaults[key]:
+                    yield f"{v}({key}={fmt_value(c)})", 6
+
+
+@pytest.mark.parametrize("variant,deals", list(_variants_with_options()))
+def test_account_sums_equal_payments(variant, deals):
+    rules = load(variant)
+    for seed in range(deals):
+        st = _play(State(rules, seed=seed, pool=seed % 5 * 3), seed)
+        pays, pool = net(st.account(), rules.players)
+        assert tuple(pays) == st.result.payments, (variant, seed)
+        assert pool == st.result.pool_after - st.result.pool_before, (variant, seed)
+
+
+def test_account_lines_of_a_deal():
+    st = _play(State(load("ombre"), seed=1), 1)
+    assert st.result.payments == (25, -50, 10)
+    assert [str(e) for e in st.account()] == [
+        "ante: seat 1 pays 5 into the pool", "ante: seat 2 pays 5 into the pool", "ante: seat 0 pays 5 into the pool",
+        "codille (the pool's worth): seat 1 pays seat 0: 15 (pool // len(leaders))",
+        "codille: seat 1 pays seat 2: value 15 + estuches 0 = 15",
+        "codille: seat 1 pays seat 0: value 15 + estuches 0 = 15"]
+
+
+def test_account_in_play_log_and_record(capsys, tmp_path):
+    from ombre_rules.cli import main
+
+    out = tmp_path / "deal.json"
+    assert main(["play", "ombre", "--seed", "1", "--record", str(out)]) == 0
+    log = capsys.readouterr().out
+    assert "  codille: seat 2 pays seat 1: value 15 + estuches 0 = 15\n" in log
+    rec = json.loads(out.read_text())
+    assert rec["account"][-1] == {"label": "codille", "from": 2, "to": 1, "amount": 15,
+                                  "why": "value 15 + estuches 0 = 15"}
+    assert main(["replay", str(out)]) == 0
+
+
+def _expressions():
+    """Every string of every built-in variant file (option patches included) that parses as an expression."""
+    found = []
+
+    def visit(node):
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k not in ("doc", "title", "cite", "tag", "label", "id", "extends"):
+                    visit(v)
+        elif isinstance(node, list):
+            for v in node:
+                visit(v)
+        elif isinstance(node, str):
+            try:
+                parse(node)
+            except LarkError:
+                return
+            found.append(node)
+
+    for name in sorted(os.listdir(variants_dir())):
+        with open(os.path.join(variants_dir(), name), encoding="utf-8") as f:
+            visit(yaml.safe_load(f))
+    return found
+
+
+def test_renderer_has_a_phrase_for_every_expression():
+    exprs = _expressions()
+    assert len(exprs) > 300
+    for e in exprs:
+        text = phrase(e)
+        assert "unknown" not in text, (e, text)
+    assert set(FUNCS) == set(PURE) | set(CONTEXT_FUNCS)
+    assert set(COMPARE) == {"==", "!=", "<", "<=", ">", ">=", "in", "not in"}
+    assert set(ARITH) == {"+", "-", "*", "//", "%"}
+
+
+@pytest.mark.parametrize("expr,words", [
+    ("tricks(declarer) > max(tricks(p) for p in defenders)",
+     "the tricks of the declarer is more than the largest of the tricks of p, for each p of the defenders"),
+    ("[p for p in defenders if tricks(p) == best]", "each p of the defenders where the tricks of p is best"),
+    ("count(c.rank == K for c in hand(declarer)) == 4",
+     "the number of c of the hand of the declarer for which the rank of c is K is 4"),
+    ("a and (b or c)", "a and (b, or c)"),
+    ("30 - (V - 5) - E", "30 minus (V minus 5) minus E"),
+    ("sitters[0] if not stopped else -1",
+     "the first of the seats sitting out if not (the declarer stopped on his claim), else minus 1"),
+])
+def test_phrases(expr, words):
+    assert phrase(expr) == words
+
+
+def test_reference_is_committed_and_complete():
+    with open(os.path.join(ROOT, "docs", "reference.md"), encoding="utf-8") as f:
+        assert f.read() == reference_md(), "docs/reference.md is stale: run `ombre reference --out docs/reference.md`"
+    assert [p for p, d in schema_keys() if not (KEY_DOCS.get(p) or d)] == []
+    assert set(KEY_DOCS) - {p for p, _d in schema_keys()} == set()
+    names = set().union(*(v for _w, v, _f in SCOPES.values())) | {"opt"}
+    assert names - set(VAR_DOCS) == set() and set(VAR_DOCS) - names == set()
+    assert set(FUNC_DOCS) == set(PURE) | set(CONTEXT_FUNCS)
+    assert set(SCENARIO_DOCS) == KEYS and set(EXPECT_DOCS) == EXPECT_KEYS
+
+
+def test_why_illegal_names_the_obligation():
+    st = State(load("ombre"), seed=1)
+    rng = random.Random(1)
+    while st.phase_name != "play" or not st.trick:
+        acts = st.legal_actions()
+        st.apply(acts[rng.randrange(len(acts))])
+    with pytest.raises(IllegalActionError) as e:
+        st.apply_str("play 2S")
+    assert e.value.message == (
+        "'play 2S' is not legal for seat 2 in play (must follow suit: AC led (trumps (diamonds)) and you hold 2D); "
+        "legal: play AS, play 2D")
+
+
+# the rank orders of ../shared/rules/*.md § "Rank orders", high to low
+BLACK = "K Q J 7 6 5 4 3 2"
+RED = "K Q J A 2 3 4 5 6 7"
+TRUMPS = {"spades": "AS 2S AC KS QS JS 7S 6S 5S 4S 3S", "clubs": "AS 2C AC KC QC JC 7C 6C 5C 4C 3C",
+          "hearts": "AS 7H AC AH KH QH JH 2H 3H 4H 5H 6H", "diamonds": "AS 7D AC AD KD QD JD 2D 3D 4D 5D 6D"}
+LETTER = {"spades": "S", "clubs": "C", "hearts": "H", "diamonds": "D"}
+
+
+def _plain(suit: str, trump: str | None) -> str:
+    ranks = (BLACK if LETTER[suit] in "SC" else RED).split()
+    if trump is None and LETTER[suit] in "SC":  # nolo: the black ace back in its suit, lowest
+        ranks.append("A")
+    return " ".join(r + LETTER[suit] for r in ranks)
+
+
+def _rank_tables(variant: str) -> dict[str, dict[str, str]]:
+    book = rulebook(load(variant), examples=False)
+    sec = next(s for s in book.sections if s.key == "ranks")
+    return {t.caption: dict(t.rows) for t in sec.items[1:]}
+
+
+@pytest.mark.parametrize("variant,suits", [
+    ("ombre", ["spades", "clubs", "hearts", "diamonds"]), ("quadrille", ["spades", "clubs", "hearts", "diamonds"]),
+    ("cinquillo", ["spades", "clubs", "hearts", "diamonds"]),
+    ("danish-lhombre", ["spades", "clubs", "hearts", "diamonds"]),
+    ("ombre-a-dos", ["spades", "clubs", "hearts"]), ("tredrille", ["spades", "clubs", "hearts"])])
+def test_rank_tables_follow_the_rules(variant, suits):
+    tables = _rank_tables(variant)
+    want = {f"trumps {t}": {"trumps": TRUMPS[t], **{s: _plain(s, t) for s in suits if s != t}} for t in suits}
+    if variant == "danish-lhombre":
+        want["no trumps (ranking nolo)"] = {s: _plain(s, None) for s in suits}
+    assert tables == want
+
+
+def test_rank_tables_of_taroc():
+    tables = _rank_tables("taroc-lhombre")
+    romans = "XXI XX XIX XVIII XVII XVI XV XIV XIII XII XI X IX VIII VII VI V IV III II I".split()
+    red = "K Q C J 1 2 3 4 5 6 7 8 9 10".split()
+    black = "K Q C J 10 9 8 7 6 5 4 3 2 1".split()
+    # the Scus (the excuse) has no trick-winning rank; it is listed last and never wins
+    assert tables == {"trumps tarocks": {"trumps": " ".join(romans + ["Scus"]),
+                                         **{s: " ".join(r + s[0].upper() for r in (red if s in ("hearts", "diamonds")
+                                                                                   else black))
+                                            for s in ("hearts", "diamonds", "clubs", "spades")}}}
+
+
+def _changes(a: str, b: str) -> dict[str, list[tuple[str, str]]]:
+    d = diff(load(a), load(b))
+    return {t: [(c.name, c.kind) for c in cs] for t, cs in d.sections.items()}
+
+
+def test_diff_all_pass_contrabola():
+    d = diff(load("ombre"), load("ombre(all_pass=contrabola)"))
+    assert _changes("ombre", "ombre(all_pass=contrabola)") == {
+        "The auction": [("all_pass", "changed"), ("The contracts, lowest bid first, contrabola", "added")],
+        "Options": [("Choices of all_pass, redeal", "changed"), ("Choices of all_pass, contrabola", "changed")],
+        "Contract: contrabola": [("contrabola.value", "added"), ("contrabola.trump", "added"),
+                                 ("contrabola.trump_allowed", "added"), ("contrabola.exchange.declarer", "added"),
+                                 ("contrabola.exchange.first", "added"), ("contrabola.play.claim", "added"),
+                                 ("contrabola.play.concede", "added"), ("contrabola.outcome.sacada", "added"),
+                                 ("contrabola.outcome.puesta", "added")]}
+    ap = d.sections["The auction"][0]
+    assert (ap.old, ap.new) == ("When all pass, the cards are dealt again.",
+                                "When all pass, a further round of bids follows, of contrabola.")
+
+
+def test_diff_quadrille_tredrille():
+    got = _changes("quadrille", "tredrille")
+    assert list(got) == ["The table", "The pack", "Named cards", "Rank of the cards",
+                         "Contract: ask leave (call a king)", "Contract: forced Spadille (ask leave)", "Scoring",
+                         "The pool and the session", "Options"]
+    assert got["The pack"] == [("Suits, diamonds", "removed"), ("size", "changed")]
+    assert got["Rank of the cards"] == [("trumps spades, diamonds", "removed"), ("trumps clubs, diamonds", "removed"),
+                                        ("trumps hearts, diamonds", "removed"), ("trumps diamonds, trumps", "removed"),
+                                        ("trumps diamonds, spades", "removed"), ("trumps diamonds, clubs", "removed"),
+                                        ("trumps diamonds, hearts", "removed")]
+    assert got["Contract: ask leave (call a king)"] == [("ask.call", "changed")]
+    assert got["Scoring"] == [("scoring.let.B", "changed")]
+    assert got["The pool and the session"] == [("deals", "changed")]
+
+
+def test_diff_ombre_danish():
+    got = _changes("ombre", "danish-lhombre")
+    assert got["Contract: entrada"][0] == ("entrada.value", "removed")
+    assert ("The contracts, lowest bid first, nolo_ouvert", "added") in got["The auction"]
+    assert ("form", "changed") in got["The auction"]
+    assert "Rank of the cards" in got and ("no trumps (ranking nolo), spades", "added") in got["Rank of the cards"]
+    assert got["Play"] == [("surrender", "added"), ("end_when", "added")]
+    assert got["Named cards"] == [("name.basto", "removed"), ("name.matadors", "changed"),
+                                  ("What each name is, by trump suit, basto", "removed"),
+                                  ("What each name is, by trump suit, matadors", "changed"), ("name.basta", "added"),
+                                  ("What each name is, by trump suit, basta", "added")]
+    assert got["Contract: solo"][:2] == [("solo.value", "changed"), ("solo.outcome.puesta", "removed")]
+
+
+def test_diff_of_a_variant_with_itself_is_empty():
+    assert diff(load("ombre"), load("ombre(all_pass=redeal)")).empty
+
+
+def test_html_page_and_fragment():
+    rules = load("ombre-a-dos")
+    page = rulebook_html(rules, examples=False)
+    assert page.startswith("<!DOCTYPE html>") and 'name="viewport"' in page and "<nav>" in page
+    assert '<span class="red">A♥</span>' in page and '<span class="black">A♠</span>' in page
+    frag = diff_html(rules, load("ombre-a-dos(removed_suit=hearts)"), fragment=True)
+    assert "<html" not in frag and "<head" not in frag and frag.startswith('<div class="ombre-book">')
+
+
+@pytest.mark.parametrize("variant", ["ombre", "quadrille"])
+def test_golden_rulebook(variant):
+    """Regenerate with `PYTHONPATH=. python -m ombre_rules rules VARIANT --out tests/golden/VARIANT.md`."""
+    with open(os.path.join(ROOT, "tests", "golden", f"{variant}.md"), encoding="utf-8") as f:
+        assert rulebook_md(load(variant)) == f.read()
+
+
+def test_cli_rules_diff_reference(capsys, tmp_path):
+    from ombre_rules.cli import main
+
+    assert main(["rules", "tredrille", "--format", "html", "--out", str(tmp_path / "r.html")]) == 0
+    assert (tmp_path / "r.html").read_text().startswith("<!DOCTYPE html>")
+    assert main(["diff", "quadrille", "tredrille", "--format", "json", "--out", "-"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["a"] == "quadrille" and out["b"] == "tredrille" and out["sections"][0]["title"] == "The table"
+    assert main(["reference"]) == 0
+    assert capsys.readouterr().out == reference_md()
+    assert main(["rules", "nosuch"]) == 1
