@@ -10,7 +10,8 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.concurrency import run_in_threadpool
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -74,6 +75,7 @@ class Api:
     def __init__(self, tables: Tables) -> None:
         self.tables = tables
         self.catalog = tables.catalog
+        self._pages: dict[tuple, str] = {}
 
     # -- variants ------------------------------------------------------------------------------------
     async def variants(self, request: Request) -> Response:
@@ -90,9 +92,11 @@ class Api:
                              "seats": rules.players})
 
     async def rulebook(self, request: Request) -> Response:
+        """The rulebook as a page of its own (the variant page shows it in a frame, with its own styles)."""
         book = _book()
         entry, rules = self._rules(request)
-        return JSONResponse({"variant": self.catalog.display(entry, rules), "html": book.rulebook_html(rules, True)})
+        key = ("book", entry.key, rules.variant, rules.digest)
+        return HTMLResponse(await self._cached(key, book.rulebook_html, rules))
 
     async def diff(self, request: Request) -> Response:
         book = _book()
@@ -100,8 +104,18 @@ class Api:
         other_key = request.query_params.get("against")
         if not other_key:
             raise WebError(400, "say which variant to compare with: ?against=KEY")
-        other = self.catalog.get(other_key)
-        return JSONResponse({"html": book.diff_html(self.catalog.rules(other, {}), rules, True)})
+        other = self.catalog.rules(self.catalog.get(other_key), {})
+        key = ("diff", other.variant, other.digest, entry.key, rules.variant, rules.digest)
+        return HTMLResponse(await self._cached(key, book.diff_html, other, rules))
+
+    async def _cached(self, key: tuple, fn, *args) -> str:
+        """A rulebook or diff page, made once in a worker thread (a rulebook plays its worked examples)."""
+        page = self._pages.get(key)
+        if page is None:
+            page = self._pages[key] = await run_in_threadpool(fn, *args)
+            while len(self._pages) > 64:
+                self._pages.pop(next(iter(self._pages)))
+        return page
 
     async def upload(self, request: Request) -> Response:
         data = await _body(request, MAX_UPLOAD)

@@ -142,7 +142,11 @@ def controls(state, seat: int) -> list[dict[str, Any]]:
 
 
 def refusal(state, text: str) -> str:
-    """Why an action may not be taken now, as the engine says it (without its list of the legal actions)."""
+    """Why an action may not be taken now: the obligation that binds (from the rulebook), or what the engine
+    says (without its list of the legal actions)."""
+    why = _why(state, state.rules.parse_action(text))
+    if why:
+        return why
     s = state.clone()
     try:
         s.apply_str(text)
@@ -156,6 +160,20 @@ def refusal(state, text: str) -> str:
     if text.startswith("play ") and led >= 0:
         return f"not a legal card now ({state.rules.deck.name(led)} was led)"
     return "not allowed now"
+
+
+def _why(state, a: int) -> str | None:
+    try:
+        from ..book.why import why_illegal
+    except ImportError:
+        return None
+    return why_illegal(state, a)
+
+
+def account(state) -> list[dict[str, Any]]:
+    """The account of a finished deal's payments, entry by entry (empty where the rulebook is not installed)."""
+    fn = getattr(state, "account", None)
+    return [e.to_dict() for e in fn()] if fn is not None else []
 
 
 def seat_view(state, seat: int | None) -> dict[str, Any]:
@@ -178,7 +196,6 @@ def seat_view(state, seat: int | None) -> dict[str, Any]:
         v["controls"] = []
         v["refused"] = {}
     if state.result is not None:
-        account = getattr(state.result, "account", None)
-        v["account"] = [str(x) for x in account] if account else []
+        v["account"] = account(state)
     v["cards"] = card_faces(state, v)
     return v

@@ -21,7 +21,6 @@ from ombre_rules.web.app import create_app  # noqa: E402
 from ombre_rules.web.catalog import MAX_UPLOAD  # noqa: E402
 
 HOUSE = "id: house\nextends: ombre\ntitle: A house Ombre\ncontracts:\n  solo: {value: 20}\n"
-REASON = "not a legal card now ({led} was led)"
 BAD = "id: bad\nextends: ombre\ncontracts:\n  solo: {value: 20, trump: sideways}\n"
 
 
@@ -94,12 +93,16 @@ def test_variant_canonical_string_and_errors(client):
 
 
 def test_rulebook_and_diff(client):
-    pytest.importorskip("ombre_rules.book")
-    r = client.get("/api/variants/ombre/rulebook")
-    assert r.status_code == 200 and "<" in r.json()["html"]
+    book = pytest.importorskip("ombre_rules.book")
+    r = client.get("/api/variants/ombre-a-dos/rulebook")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
+    assert r.text == book.rulebook_html(load("ombre-a-dos"))
     r = client.get("/api/variants/dir:house.yaml/diff", params={"against": "ombre"})
-    assert r.status_code == 200 and "solo" in r.json()["html"]
-    assert client.get("/api/variants/ombre/diff").status_code == 400
+    assert r.status_code == 200 and r.text == book.diff_html(load("ombre"), client.app.state.tables.catalog.rules(
+        client.app.state.tables.catalog.get("dir:house.yaml"), {}))
+    assert "20" in r.text
+    r = client.get("/api/variants/ombre/diff")
+    assert (r.status_code, r.json()["error"]) == (400, "say which variant to compare with: ?against=KEY")
 
 
 def test_upload_good_and_bad(client):
@@ -192,7 +195,10 @@ def test_refused_cards_have_a_reason(client):
     refused = v["refused"]
     assert set(refused) == set(v["hand"]) - legal and refused
     led = rules.deck.name(s.trick[0])
-    assert set(refused.values()) == {REASON.format(led=led)}
+    for reason in refused.values():
+        head, _, held = reason.partition(" and you hold ")
+        assert head == f"must follow suit: {led} led ({rules.deck.cards[s.trick[0]].suit.name})", reason
+        assert set(held.split()) <= legal
 
 
 def test_whole_deal_against_bots_matches_engine_and_record_replays(client, tmp_path):
@@ -209,6 +215,8 @@ def test_whole_deal_against_bots_matches_engine_and_record_replays(client, tmp_p
     for text in record["actions"]:
         s.apply_str(text)
     assert s.result.to_dict() == v["state"]["result"]
+    if hasattr(s, "account"):  # the payment account, where the rulebook is installed
+        assert v["state"]["account"] == [e.to_dict() for e in s.account()] and v["state"]["account"]
     path = tmp_path / "deal.json"
     path.write_text(rec.text, encoding="utf-8")
     assert cli_main(["replay", str(path)]) == 0

@@ -218,6 +218,19 @@ function sheetBox(msg) {
     el("div", { class: "small", style: { marginTop: ".3rem" } }, `Pool: ${table.pool}`));
 }
 
+// The payment account: each transfer with its label and how its amount is made up.
+function accountTable(msg) {
+  const { table, state: v, you } = msg;
+  if (!v.account || !v.account.length) return null;
+  const who = (s) => (s === null ? "the pool" : seatLabel(s, table.seats, you));
+  return el("div", { class: "account", id: "account" }, el("h3", {}, "The account"),
+    el("table", {}, el("tbody", {}, v.account.map((e) => el("tr", {},
+      el("td", {}, humanize(e.label)),
+      el("td", {}, `${who(e.from)} → ${who(e.to)}`),
+      el("td", { class: "amt" }, e.amount),
+      el("td", { class: "why" }, e.why || ""))))));
+}
+
 function resultPanel(msg) {
   const { table, state: v, you } = msg;
   const r = v.result;
@@ -234,7 +247,7 @@ function resultPanel(msg) {
         el("td", {}, seatLabel(i, table.seats, you)), el("td", {}, r.tricks[i]),
         el("td", { class: cls(r.payments[i]) }, signed(r.payments[i])))))),
     el("div", { class: "small" }, `Pool ${r.pool_before} → ${r.pool_after}`),
-    v.account && v.account.length ? el("pre", { class: "account", id: "account" }, v.account.join("\n")) : null,
+    accountTable(msg),
     el("div", { class: "actions" },
       you !== null && !table.finished ? el("button", { id: "next", onclick: nextDeal }, "Next deal") : null,
       table.finished ? el("strong", {}, "The session is over.") : null,

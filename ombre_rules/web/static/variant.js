@@ -8,6 +8,16 @@ function optionQuery(choices) {
   return new URLSearchParams(choices).toString();
 }
 
+// A frame for a generated page (rulebook, diff): its own styles, no scripts, as tall as its content.
+function frame(id) {
+  const f = el("iframe", { class: "book", id, sandbox: "allow-same-origin", title: id });
+  f.addEventListener("load", () => {
+    const doc = f.contentDocument;
+    if (doc && doc.documentElement) f.style.height = `${doc.documentElement.scrollHeight + 20}px`;
+  });
+  return f;
+}
+
 function seatPicker(i, first) {
   const kind = el("select", { "data-seat": i, class: "seat-kind" },
     el("option", { value: "you", selected: first }, i === 0 ? "You (this browser)" : "You"),
@@ -91,27 +101,18 @@ async function render() {
     }
   } }, "Create the table");
 
-  const book = el("div", { class: "book", id: "rulebook" }, el("p", { class: "muted" }, "Loading the rules…"));
-  async function loadBook() {
-    try {
-      const r = await api(`/api/variants/${encodeURIComponent(key)}/rulebook?${optionQuery(choices)}`);
-      book.innerHTML = r.html;
-    } catch (e) {
-      book.replaceChildren(el("p", { class: "muted" }, e.message));
-    }
+  const book = frame("rulebook");
+  function loadBook() {
+    book.src = `/api/variants/${encodeURIComponent(key)}/rulebook?${optionQuery(choices)}`;
   }
   const all = await api("/api/variants");
   const against = el("select", { id: "against" }, el("option", { value: "" }, "—"),
     all.filter((x) => x.key !== key && !x.errors).map((x) => el("option", { value: x.key, selected: x.key === v.base }, x.title)));
-  const diff = el("div", { class: "book", id: "diff" });
-  async function loadDiff() {
-    diff.replaceChildren();
-    if (!against.value) return;
-    try {
-      const r = await api(`/api/variants/${encodeURIComponent(key)}/diff?against=${encodeURIComponent(against.value)}&${optionQuery(choices)}`);
-      diff.innerHTML = r.html;
-    } catch (e) {
-      diff.replaceChildren(el("p", { class: "muted" }, e.message));
+  const diff = frame("diff");
+  function loadDiff() {
+    diff.style.display = against.value ? "" : "none";
+    if (against.value) {
+      diff.src = `/api/variants/${encodeURIComponent(key)}/diff?against=${encodeURIComponent(against.value)}&${optionQuery(choices)}`;
     }
   }
   against.addEventListener("change", loadDiff);
@@ -126,8 +127,8 @@ async function render() {
         el("div", { class: "form-row" }, el("label", { for: "deals" }, "Deals"), el("div", {}, deals)),
         el("div", { class: "form-row" }, el("label", { for: "seed" }, "Seed"), el("div", {}, seed)),
         create, made)),
-    el("h2", {}, "Rules"), el("section", { class: "panel" }, book),
-    el("h2", {}, "Compared with"), el("section", { class: "panel" }, el("p", {}, "Another variant: ", against), diff)));
+    el("h2", {}, "Compared with"), el("section", { class: "panel" }, el("p", {}, "Another variant: ", against), diff),
+    el("h2", {}, "Rules"), el("section", { class: "panel" }, el("p", { class: "muted small" }, "Generated from the variant file with the options chosen above."), book)));
   loadBook();
   loadDiff();
 }
