@@ -1,6 +1,7 @@
 """The ASGI application: pages, the JSON API, and a WebSocket per watcher that carries its seat's views."""
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -8,9 +9,9 @@ from importlib import resources
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.concurrency import run_in_threadpool
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -78,8 +79,11 @@ class Api:
         self._pages: dict[tuple, str] = {}
 
     # -- variants ------------------------------------------------------------------------------------
+    def summaries(self) -> list[dict[str, Any]]:
+        return [self.catalog.summary(e) for e in self.catalog.entries()]
+
     async def variants(self, request: Request) -> Response:
-        return JSONResponse([self.catalog.summary(e) for e in self.catalog.entries()])
+        return JSONResponse(await run_in_threadpool(self.summaries))
 
     def _rules(self, request: Request, prefix: str = ""):
         entry = self.catalog.get(request.path_params["key"])
@@ -248,7 +252,9 @@ def create_app(data: str, variants: str | None = None, workers: int = 2, process
         tables.load_all()
         for t in tables.tables.values():
             tables.kick(t)
+        warm = asyncio.get_running_loop().run_in_executor(None, api.summaries)  # the lobby's first answer
         yield
+        await warm
         await tables.close()
         store.close()
 

@@ -43,12 +43,7 @@ class Catalog:
         self.upload_dir = os.path.join(store.folder, "uploads")
 
     def entries(self) -> list[Entry]:
-        out, seen = [], set()
-        for _name, path in sorted(builtin_index().items(), key=lambda kv: kv[1]):
-            if path not in seen:
-                seen.add(path)
-                vid = resolve(path).data["id"]
-                out.append(Entry(vid, vid, os.path.basename(path), "built-in"))
+        out = [Entry(vid, vid, os.path.basename(path), "built-in") for vid, path in _builtins()]
         if self.folder and os.path.isdir(self.folder):
             for fn in sorted(os.listdir(self.folder)):
                 if fn.endswith((".yaml", ".yml")):
@@ -69,6 +64,10 @@ class Catalog:
 
     def summary(self, entry: Entry) -> dict[str, Any]:
         """Title, seats and options of a variant; a file that does not load gets its errors instead."""
+        path = builtin_index().get(entry.source, entry.source)
+        return _summary(self, entry, _mtime(path))
+
+    def _summary(self, entry: Entry) -> dict[str, Any]:
         out: dict[str, Any] = {"key": entry.key, "file": entry.name, "origin": entry.origin}
         try:
             spec = resolve(entry.source)
@@ -145,6 +144,18 @@ class Catalog:
             return [f"{doc.loc(('extends',))}: an uploaded file may only extend a built-in variant "
                     f"({', '.join(sorted({resolve(p).data['id'] for p in builtin_index().values()}))})"]
         return [self.clean(entry, p) for p in check_variant(entry.source)]
+
+
+@lru_cache(maxsize=1)
+def _builtins() -> tuple[tuple[str, str], ...]:
+    """The built-in variants, once each: (id, file)."""
+    paths = sorted(set(builtin_index().values()))
+    return tuple((resolve(p).data["id"], p) for p in paths)
+
+
+@lru_cache(maxsize=256)
+def _summary(catalog: Catalog, entry: Entry, _mtime: float) -> dict[str, Any]:
+    return catalog._summary(entry)
 
 
 def _mtime(path: str) -> float:

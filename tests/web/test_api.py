@@ -215,8 +215,7 @@ def test_whole_deal_against_bots_matches_engine_and_record_replays(client, tmp_p
     for text in record["actions"]:
         s.apply_str(text)
     assert s.result.to_dict() == v["state"]["result"]
-    if hasattr(s, "account"):  # the payment account, where the rulebook is installed
-        assert v["state"]["account"] == [e.to_dict() for e in s.account()] and v["state"]["account"]
+    assert v["state"]["account"] == [e.to_dict() for e in s.account()] and v["state"]["account"]
     path = tmp_path / "deal.json"
     path.write_text(rec.text, encoding="utf-8")
     assert cli_main(["replay", str(path)]) == 0
