@@ -92,8 +92,9 @@ class Api:
 
     async def variant(self, request: Request) -> Response:
         entry, rules = self._rules(request)
+        deals = rules.session.get("deals")
         return JSONResponse({**self.catalog.summary(entry), "variant": self.catalog.display(entry, rules),
-                             "seats": rules.players})
+                             "seats": rules.players, "deals": deals if isinstance(deals, int) else None})
 
     async def rulebook(self, request: Request) -> Response:
         """The rulebook as a page of its own (the variant page shows it in a frame, with its own styles)."""

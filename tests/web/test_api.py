@@ -85,6 +85,7 @@ def test_variants_lists_builtins_and_folder(client):
 def test_variant_canonical_string_and_errors(client):
     r = client.get("/api/variants/ombre", params={"all_pass": "spadille_force"})
     assert r.status_code == 200 and r.json()["variant"] == "ombre(all_pass=spadille_force)"
+    assert (r.json()["seats"], r.json()["deals"]) == (3, 12)
     assert client.get("/api/variants/dir:house.yaml").json()["variant"] == "house.yaml"
     r = client.get("/api/variants/ombre", params={"all_pass": "nope"})
     assert r.status_code == 400 and "nope" in r.json()["error"]

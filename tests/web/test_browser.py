@@ -45,7 +45,7 @@ def play_by_clicking(page, limit=400, on_move=None):
 
 
 def shown_payments(page) -> list[int]:
-    cells = page.query_selector_all("#result tbody tr td:nth-child(3)")
+    cells = page.query_selector_all("#payments tbody tr td:nth-child(3)")
     return [int(c.inner_text().replace("+", "")) for c in cells]
 
 
@@ -56,6 +56,11 @@ def test_whole_deal_by_clicking_matches_engine(browser, server, variant):
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(f"{server.url}/variant/{variant}")
     page.wait_for_selector("#create")
+    if variant == "ombre":
+        page.select_option("#against", "dir:house.yaml")
+        page.frame_locator("#rulebook").locator("h1").wait_for(timeout=60000)
+        page.frame_locator("#diff").locator("body").wait_for()
+        shot(page, "variant-page")
     page.fill("#seed", "21")
     page.fill("#deals", "2")
     page.click("#create")
@@ -85,6 +90,7 @@ def test_whole_deal_by_clicking_matches_engine(browser, server, variant):
     assert mine == clicked
     assert shown == state.result.to_dict()
     assert shown_payments(page) == list(state.result.payments)
+    assert len(page.query_selector_all("#account tr")) == len(state.account()) > 0
     assert errors == []
     page.close()
 
@@ -138,6 +144,13 @@ def test_two_people_see_only_their_own_cards(browser, server):
         next_click(page).click()
         page.wait_for_function(f"() => document.body.dataset.moves !== {json.dumps(before)}", timeout=20000)
     assert table.state.is_terminal and checks > 20
+    # a closed page rejoins with its link and sees the same table
+    pages[0].close()
+    again = ctx_a.new_page()
+    again.goto(server.url + t["seats"][0]["url"])
+    again.wait_for_selector("#result")
+    assert json.loads(again.get_attribute("#result", "data-result")) == table.state.result.to_dict()
+    pages[0] = again
     shot(pages[0], "two-people-a")
     shot(pages[1], "two-people-b")
     ctx_a.close()

@@ -242,7 +242,7 @@ function resultPanel(msg) {
   return el("div", { class: "result", id: "result", "data-result": JSON.stringify(r) },
     el("h2", {}, humanize(r.outcome), r.contract ? el("span", { class: "muted small" }, ` — ${contractText(table, r.contract)}${r.trump ? ", " + suitText(table, r.trump) : ""}`) : null),
     r.declarer !== null ? el("div", {}, `Declarer: ${seatLabel(r.declarer, table.seats, you)}`) : null,
-    el("table", {}, el("thead", {}, el("tr", {}, el("th", {}, "Seat"), el("th", {}, "Tricks"), el("th", {}, "Pays / gets"))),
+    el("table", { id: "payments" }, el("thead", {}, el("tr", {}, el("th", {}, "Seat"), el("th", {}, "Tricks"), el("th", {}, "Pays / gets"))),
       el("tbody", {}, Array.from({ length: n }, (_, i) => el("tr", { "data-seat": i },
         el("td", {}, seatLabel(i, table.seats, you)), el("td", {}, r.tricks[i]),
         el("td", { class: cls(r.payments[i]) }, signed(r.payments[i])))))),

@@ -75,7 +75,8 @@ async function render() {
     seatsBox.replaceChildren(...pickers.map((p) => p.row));
   }
   seatsFor(v.seats);
-  const deals = el("input", { type: "number", min: "1", max: "100", value: "4", id: "deals", style: { width: "5rem" } });
+  const deals = el("input", { type: "number", min: "1", max: "100", value: String(Math.min(v.deals || 4, 100)), id: "deals",
+    title: "deals in the session (the variant's own number by default)", style: { width: "5rem" } });
   const seed = el("input", { type: "text", placeholder: "random", id: "seed", style: { width: "8rem" } });
   const made = el("div", { id: "made" });
   const create = el("button", { id: "create", onclick: async () => {
