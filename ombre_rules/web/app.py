@@ -101,7 +101,7 @@ class Api:
         book = _book()
         entry, rules = self._rules(request)
         key = ("book", entry.key, rules.variant, rules.digest)
-        return HTMLResponse(await self._cached(key, book.rulebook_html, rules))
+        return HTMLResponse(self.catalog.clean(entry, await self._cached(key, book.rulebook_html, rules)))
 
     async def diff(self, request: Request) -> Response:
         book = _book()
@@ -109,9 +109,11 @@ class Api:
         other_key = request.query_params.get("against")
         if not other_key:
             raise WebError(400, "say which variant to compare with: ?against=KEY")
-        other = self.catalog.rules(self.catalog.get(other_key), {})
+        other_entry = self.catalog.get(other_key)
+        other = self.catalog.rules(other_entry, {})
         key = ("diff", other.variant, other.digest, entry.key, rules.variant, rules.digest)
-        return HTMLResponse(await self._cached(key, book.diff_html, other, rules))
+        page = await self._cached(key, book.diff_html, other, rules)
+        return HTMLResponse(self.catalog.clean(other_entry, self.catalog.clean(entry, page)))
 
     async def _cached(self, key: tuple, fn, *args) -> str:
         """A rulebook or diff page, made once in a worker thread (a rulebook plays its worked examples)."""

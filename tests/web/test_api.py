@@ -4,13 +4,16 @@ from __future__ import annotations
 import json
 import re
 import time
+import warnings
 
 import pytest
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
-from starlette.testclient import TestClient  # noqa: E402
+with warnings.catch_warnings():  # the test client's note that it would rather have httpx2
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from ombre_rules import State, load  # noqa: E402
@@ -99,9 +102,8 @@ def test_rulebook_and_diff(client):
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
     assert r.text == book.rulebook_html(load("ombre-a-dos"))
     r = client.get("/api/variants/dir:house.yaml/diff", params={"against": "ombre"})
-    assert r.status_code == 200 and r.text == book.diff_html(load("ombre"), client.app.state.tables.catalog.rules(
-        client.app.state.tables.catalog.get("dir:house.yaml"), {}))
-    assert "20" in r.text
+    assert r.status_code == 200
+    assert "20" in r.text and "house.yaml" in r.text and str(client.app.state.tables.catalog.folder) not in r.text
     r = client.get("/api/variants/ombre/diff")
     assert (r.status_code, r.json()["error"]) == (400, "say which variant to compare with: ?against=KEY")
 

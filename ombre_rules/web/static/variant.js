@@ -9,11 +9,13 @@ function optionQuery(choices) {
 }
 
 // A frame for a generated page (rulebook, diff): its own styles, no scripts, as tall as its content.
-function frame(id) {
+function frame(id, tallest) {
   const f = el("iframe", { class: "book", id, sandbox: "allow-same-origin", title: id });
   f.addEventListener("load", () => {
     const doc = f.contentDocument;
-    if (doc && doc.documentElement) f.style.height = `${doc.documentElement.scrollHeight + 20}px`;
+    if (!doc || !doc.documentElement) return;
+    const h = doc.documentElement.scrollHeight + 20;
+    f.style.height = `${tallest ? Math.min(h, Math.round(window.innerHeight * tallest)) : h}px`;
   });
   return f;
 }
@@ -102,7 +104,7 @@ async function render() {
     }
   } }, "Create the table");
 
-  const book = frame("rulebook");
+  const book = frame("rulebook", 0.8);
   function loadBook() {
     book.src = `/api/variants/${encodeURIComponent(key)}/rulebook?${optionQuery(choices)}`;
   }
