@@ -309,3 +309,31 @@ def test_pages_and_unknown_routes(client):
     r = client.get("/api/nothing")
     assert r.status_code == 404 and r.json() == {"error": "Not Found"}
     assert client.post("/api/variants").status_code == 405
+
+
+@pytest.mark.parametrize("variant", ["ombre", "ombre-a-dos", "danish-lhombre", "quadrille", "tredrille", "cinquillo",
+                                     "taroc-lhombre"])
+def test_every_variant_playable_through_the_api(client, variant):
+    """A person at seat 0 against random bots: at each turn the controls are the engine's legal actions and the
+    hand is the engine's; the deal ends with the engine's result for the same seed and actions."""
+    import random
+
+    rules = load(variant)
+    t = new_table(client, variant=variant, seats=["human"] + ["random"] * (rules.players - 1), seed=3)
+    tid, tok = t["id"], token(t["seats"][0]["url"])
+    table = client.app.state.tables.tables[tid]
+    rng = random.Random(variant)
+    phases = set()
+    while True:
+        v = wait_turn(client, tid, tok)["state"]
+        if v["phase"] == "done":
+            break
+        s = table.state
+        phases.add(v["phase"])
+        assert [c["action"] for c in v["controls"]] == [rules.action_str(a) for a in s.legal_actions()]
+        assert sorted(v["hand"]) == sorted(rules.deck.names(s.hands[0]))
+        pick = rng.choice(v["controls"])["action"]
+        assert client.post(f"/api/tables/{tid}/act", json={"token": tok, "action": pick}).status_code == 200
+    record = client.get(f"/api/tables/{tid}/deals/1/record", params={"t": tok}).json()
+    assert replay(record).result == v["result"]
+    assert "auction" in phases or "lay-away" in phases
