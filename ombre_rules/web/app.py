@@ -179,7 +179,10 @@ class Api:
         return t, rec
 
     async def record(self, request: Request) -> Response:
+        """A finished deal's record; a file's variant is named by the file's name, so that `ombre replay` finds
+        the file beside the record."""
         t, rec = self._finished_record(request)
+        rec["variant"] = self.catalog.clean(t.entry, rec["variant"])
         name = f"{t.row.id}-deal{request.path_params['n']}.json"
         return Response(json.dumps(rec, indent=1) + "\n", media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
@@ -212,8 +215,8 @@ class Api:
         send = ws.send_json
         await self.tables.watch(t, send, seat)
         try:
-            while True:
-                await ws.receive_text()  # the page only listens; anything it sends is ignored
+            while (await ws.receive())["type"] != "websocket.disconnect":
+                pass  # the page only listens; anything it sends is ignored
         except WebSocketDisconnect:
             pass
         finally:

@@ -337,3 +337,16 @@ def test_every_variant_playable_through_the_api(client, variant):
     record = client.get(f"/api/tables/{tid}/deals/1/record", params={"t": tok}).json()
     assert replay(record).result == v["result"]
     assert "auction" in phases or "lay-away" in phases
+
+
+def test_record_of_a_house_rule_table_names_the_file(client, folders, tmp_path, monkeypatch):
+    t = new_table(client, variant="dir:house.yaml", seats=("human", "greedy", "greedy"), seed=6)
+    tid, tok = t["id"], token(t["seats"][0]["url"])
+    play_out(client, tid, tok)
+    text = client.get(f"/api/tables/{tid}/deals/1/record", params={"t": tok}).text
+    assert json.loads(text)["variant"] == "house.yaml" and folders[1] not in text
+    (tmp_path / "deal.json").write_text(text, encoding="utf-8")
+    (tmp_path / "house.yaml").write_text(HOUSE, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert cli_main(["replay", "deal.json"]) == 0
+    assert client.post("/api/replay", content=text.encode()).status_code == 200

@@ -122,6 +122,10 @@ def test_two_people_see_only_their_own_cards(browser, server):
         pages.append(page)
     for p in pages:
         p.wait_for_selector("#hand")
+    ctx_s = browser.new_context()
+    watcher = ctx_s.new_page()
+    watcher.goto(server.url + t["spectator"])
+    watcher.wait_for_selector(".me")
     checks = 0
     for _ in range(200):
         s = table.state
@@ -134,6 +138,7 @@ def test_two_people_see_only_their_own_cards(browser, server):
             assert not _cards_in("\n".join(traffic[k]), other)
             assert _cards_in(p.content(), names[k]) == names[k]
             checks += 1
+        assert not _cards_in(watcher.content(), set().union(*names))
         if s.current_player == 2:
             pages[0].wait_for_function(f"() => document.body.dataset.moves !== '1:{len(s.history)}'", timeout=20000)
             continue
@@ -153,6 +158,8 @@ def test_two_people_see_only_their_own_cards(browser, server):
     pages[0] = again
     shot(pages[0], "two-people-a")
     shot(pages[1], "two-people-b")
+    shot(watcher, "spectator")
+    ctx_s.close()
     ctx_a.close()
     ctx_b.close()
 
