@@ -1,6 +1,6 @@
 """A bounded load test of `ombre serve` on loopback (not part of the test run):
 
-    python -m ombre_rules.web.load --tables 50
+    python -m ombre_rules.web.load --variant VARIANT --tables 50
 
 starts the server in a process of its own, opens N tables of one scripted person and greedy bots, plays them
 all at once, and reports the time from the person's action (the POST) to the view that shows it (over the
@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--tables", type=int, default=50, help="tables played at once (default 50)")
     p.add_argument("--deals", type=int, default=1, help="deals per table (default 1)")
-    p.add_argument("--variant", default="ombre", help="variant key (default ombre)")
+    p.add_argument("--variant", required=True, help="key of the variant the tables play (a built-in id)")
     p.add_argument("--workers", type=int, default=2, help="the server's bot processes (default 2)")
     p.add_argument("--seed", type=int, default=1, help="seed of the first table (default 1)")
     args = p.parse_args(argv)

@@ -5,7 +5,7 @@ from typing import Any
 
 from ..engine import State
 from ..errors import OmbreError
-from ..records import ReplayError, replay
+from ..records import FORMAT, ReplayError, replay
 from ..ruleset import Ruleset
 from ..spec.resolve import builtin_index, parse_variant_string, resolve
 from .catalog import Catalog
@@ -58,9 +58,9 @@ def frames(rules: Ruleset, record: dict[str, Any], variant: str) -> dict[str, An
 def record_rules(catalog: Catalog, record: Any) -> tuple[Ruleset, str]:
     """The rules an uploaded record names, if the server offers them (a built-in variant or one of its files)."""
     if not isinstance(record, dict) or not isinstance(record.get("variant"), str):
-        raise WebError(400, "not an ombre-record/1 record: no 'variant'")
-    if record.get("format") != "ombre-record/1":
-        raise WebError(400, "not an ombre-record/1 record")
+        raise WebError(400, f"not an {FORMAT} record: no 'variant'")
+    if record.get("format") != FORMAT:
+        raise WebError(400, f"not an {FORMAT} record")
     try:
         name, options = parse_variant_string(record["variant"])
     except OmbreError as e:

@@ -46,7 +46,7 @@ class Store:
         os.makedirs(folder, exist_ok=True)
         self.folder = folder
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(os.path.join(folder, "ombre.sqlite3"), check_same_thread=False,
+        self._db = sqlite3.connect(os.path.join(folder, "tables.sqlite3"), check_same_thread=False,
                                    isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
