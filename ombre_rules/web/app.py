@@ -91,7 +91,7 @@ class Api:
         return entry, self.catalog.rules(entry, opts)
 
     async def variant(self, request: Request) -> Response:
-        entry, rules = self._rules(request)
+        entry, rules = await run_in_threadpool(self._rules, request)
         deals = rules.session.get("deals")
         return JSONResponse({**self.catalog.summary(entry), "variant": self.catalog.display(entry, rules),
                              "seats": rules.players, "deals": deals if isinstance(deals, int) else None})
@@ -99,18 +99,18 @@ class Api:
     async def rulebook(self, request: Request) -> Response:
         """The rulebook as a page of its own (the variant page shows it in a frame, with its own styles)."""
         book = _book()
-        entry, rules = self._rules(request)
+        entry, rules = await run_in_threadpool(self._rules, request)
         key = ("book", entry.key, rules.variant, rules.digest)
         return HTMLResponse(self.catalog.clean(entry, await self._cached(key, book.rulebook_html, rules)))
 
     async def diff(self, request: Request) -> Response:
         book = _book()
-        entry, rules = self._rules(request)
+        entry, rules = await run_in_threadpool(self._rules, request)
         other_key = request.query_params.get("against")
         if not other_key:
             raise WebError(400, "say which variant to compare with: ?against=KEY")
         other_entry = self.catalog.get(other_key)
-        other = self.catalog.rules(other_entry, {})
+        other = await run_in_threadpool(self.catalog.rules, other_entry, {})
         key = ("diff", other.variant, other.digest, entry.key, rules.variant, rules.digest)
         page = await self._cached(key, book.diff_html, other, rules)
         return HTMLResponse(self.catalog.clean(other_entry, self.catalog.clean(entry, page)))
@@ -126,7 +126,7 @@ class Api:
 
     async def upload(self, request: Request) -> Response:
         data = await _body(request, MAX_UPLOAD)
-        entry = self.catalog.upload(request.query_params.get("name", "upload.yaml"), data)
+        entry = await run_in_threadpool(self.catalog.upload, request.query_params.get("name", "upload.yaml"), data)
         return JSONResponse(self.catalog.summary(entry), status_code=201)
 
     # -- tables --------------------------------------------------------------------------------------
@@ -137,8 +137,8 @@ class Api:
         if not all(isinstance(x, str) for x in seats) or not all(isinstance(v, str) for v in options.values()):
             raise WebError(400, "seats and option choices must be strings")
         deals = _field(data, "deals", int, 1)
-        t = self.tables.create(_field(data, "variant", str), options, seats, 1 if deals is None else deals,
-                               _field(data, "seed", int, None))
+        t = await run_in_threadpool(self.tables.create, _field(data, "variant", str), options, seats,
+                                    1 if deals is None else deals, _field(data, "seed", int, None))
         await self.tables.changed(t)
         base = f"/table/{t.row.id}?t="
         return JSONResponse({"id": t.row.id, "variant": t.variant,
@@ -189,7 +189,7 @@ class Api:
 
     async def deal_replay(self, request: Request) -> Response:
         t, rec = self._finished_record(request)
-        return JSONResponse(frames(t.rules, rec, t.variant))
+        return JSONResponse(await run_in_threadpool(frames, t.rules, rec, t.variant))
 
     async def replay(self, request: Request) -> Response:
         raw = await _body(request, MAX_BODY)
@@ -201,8 +201,8 @@ class Api:
             rec = rec[0]
         if not isinstance(rec, dict) or rec.get("format") != FORMAT:
             raise WebError(400, f"not an {FORMAT} record (one deal)")
-        rules, variant = record_rules(self.catalog, rec)
-        return JSONResponse(frames(rules, rec, variant))
+        rules, variant = await run_in_threadpool(record_rules, self.catalog, rec)
+        return JSONResponse(await run_in_threadpool(frames, rules, rec, variant))
 
     async def socket(self, ws: WebSocket) -> None:
         try:

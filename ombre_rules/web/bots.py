@@ -64,25 +64,31 @@ def check_budget(kind: str) -> None:
 
 
 class BotPool:
-    """Worker processes (or threads, with `processes=False`) that make the bots' decisions."""
+    """Where the bots think: Monte-Carlo searches in worker processes (or threads, with `processes=False`), so
+    they never hold the event loop; the quick bots (a fraction of a millisecond a move) in a thread, which costs
+    less than sending the deal to another process."""
 
     def __init__(self, workers: int = 2, processes: bool = True) -> None:
         self.workers = max(1, workers)
         self.processes = processes
-        self._executor: Executor | None = None
+        self._searchers: Executor | None = None
+        self._quick: Executor | None = None
 
-    def _pool(self) -> Executor:
-        if self._executor is None:
-            if self.processes:
-                self._executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
-            else:
-                self._executor = ThreadPoolExecutor(self.workers, thread_name_prefix="bot")
-        return self._executor
+    def _pool(self, player: str) -> Executor:
+        if self._quick is None:
+            self._quick = ThreadPoolExecutor(1, thread_name_prefix="bot")
+        if not player.startswith("pimc"):
+            return self._quick
+        if self._searchers is None:
+            self._searchers = (ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+                               if self.processes else ThreadPoolExecutor(self.workers, thread_name_prefix="search"))
+        return self._searchers
 
     async def decide(self, d: Decision) -> int:
-        return await asyncio.get_running_loop().run_in_executor(self._pool(), decide, d)
+        return await asyncio.get_running_loop().run_in_executor(self._pool(d.player), decide, d)
 
     def close(self) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+        for ex in (self._searchers, self._quick):
+            if ex is not None:
+                ex.shutdown(wait=False, cancel_futures=True)
+        self._searchers = self._quick = None

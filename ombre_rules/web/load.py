@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import socket
 import statistics
@@ -58,7 +59,8 @@ def memory(pid: int) -> tuple[int, int]:
     return own, total
 
 
-async def _table(client, url: str, variant: str, deals: int, seed: int, players: int, lat: list[float]) -> None:
+async def _table(client, url: str, variant: str, deals: int, seed: int, players: int, lat: list[float],
+                 posts: list[float]) -> None:
     import websockets
 
     seats = ["human"] + ["greedy"] * (players - 1)
@@ -81,6 +83,7 @@ async def _table(client, url: str, variant: str, deals: int, seed: int, players:
                 r = await client.post(f"{url}/api/tables/{t['id']}/act",
                                       json={"token": tok, "action": st["controls"][0]["action"]})
                 r.raise_for_status()
+                posts.append(time.perf_counter() - t0)
                 while True:
                     view = json.loads(await ws.recv())
                     if (view["table"]["deal"], len(view["state"]["actions"])) > moves:
@@ -90,32 +93,44 @@ async def _table(client, url: str, variant: str, deals: int, seed: int, players:
             view = json.loads(await ws.recv())
 
 
-async def _run(url: str, args, pid: int) -> dict:
+async def _part(url: str, variant: str, deals: int, seeds: list[int]) -> tuple[list[float], list[float]]:
+    """Play some of the tables (one client process's share); the latencies seen."""
     import httpx
 
-    players = httpx.get(f"{url}/api/variants/{args.variant}").json()["seats"]
+    players = httpx.get(f"{url}/api/variants/{variant}").json()["seats"]
     lat: list[float] = []
-    peak = [0, 0]
+    posts: list[float] = []
+    limits = httpx.Limits(max_connections=len(seeds) * 2)
+    async with httpx.AsyncClient(timeout=120, limits=limits) as client:
+        await asyncio.gather(*(_table(client, url, variant, deals, seed, players, lat, posts) for seed in seeds))
+    return lat, posts
 
-    async def sample() -> None:
-        while True:
+
+def _client(job: tuple[str, str, int, list[int]]) -> tuple[list[float], list[float]]:
+    return asyncio.run(_part(*job))
+
+
+def _run(url: str, args, pid: int) -> dict:
+    """Play the tables from `args.clients` client processes while sampling the server's memory."""
+    seeds = [args.seed + i for i in range(args.tables)]
+    jobs = [(url, args.variant, args.deals, seeds[k::args.clients]) for k in range(args.clients)]
+    peak = [0, 0]
+    t0 = time.perf_counter()
+    with multiprocessing.get_context("spawn").Pool(args.clients) as pool:
+        res = pool.map_async(_client, jobs)
+        while not res.ready():
             own, total = memory(pid)
             peak[0], peak[1] = max(peak[0], own), max(peak[1], total)
-            await asyncio.sleep(0.2)
-
-    sampler = asyncio.create_task(sample())
-    t0 = time.perf_counter()
-    limits = httpx.Limits(max_connections=args.tables * 2)
-    async with httpx.AsyncClient(timeout=120, limits=limits) as client:
-        await asyncio.gather(*(_table(client, url, args.variant, args.deals, args.seed + i, players, lat)
-                               for i in range(args.tables)))
+            res.wait(0.2)
+        parts = res.get()
     wall = time.perf_counter() - t0
-    sampler.cancel()
-    lat.sort()
-    return {"tables": args.tables, "deals_per_table": args.deals, "variant": args.variant,
+    lat = sorted(x for p in parts for x in p[0])
+    posts = sorted(x for p in parts for x in p[1])
+    return {"tables": args.tables, "deals_per_table": args.deals, "variant": args.variant, "clients": args.clients,
             "actions_timed": len(lat), "median_ms": round(statistics.median(lat) * 1000, 1),
             "p95_ms": round(lat[max(0, int(len(lat) * 0.95) - 1)] * 1000, 1),
-            "max_ms": round(lat[-1] * 1000, 1), "wall_s": round(wall, 1),
+            "max_ms": round(lat[-1] * 1000, 1), "post_median_ms": round(statistics.median(posts) * 1000, 1),
+            "wall_s": round(wall, 1),
             "server_rss_mib": round(peak[0] / 1024, 1), "server_with_workers_rss_mib": round(peak[1] / 1024, 1)}
 
 
@@ -127,6 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--variant", required=True, help="key of the variant the tables play (a built-in id)")
     p.add_argument("--workers", type=int, default=2, help="the server's bot processes (default 2)")
     p.add_argument("--seed", type=int, default=1, help="seed of the first table (default 1)")
+    p.add_argument("--clients", type=int, default=4, help="client processes the tables are shared among (default 4)")
     args = p.parse_args(argv)
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
@@ -135,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
                                    "--bot-delay", "0", "--workers", str(args.workers)], stderr=subprocess.DEVNULL)
         try:
             _wait(url)
-            out = asyncio.run(_run(url, args, server.pid))
+            out = _run(url, args, server.pid)
         finally:
             server.terminate()
             server.wait(10)

@@ -14,7 +14,7 @@ def add_arguments(p) -> None:
     p.add_argument("--variants", metavar="DIR", help="a folder of variant files to offer besides the built-in ones")
     p.add_argument("--data", metavar="DIR", default="ombre-data",
                    help="folder for the database and uploaded files (default ./ombre-data)")
-    p.add_argument("--workers", type=int, default=2, help="processes that run the bots (default 2)")
+    p.add_argument("--workers", type=int, default=2, help="processes that run Monte-Carlo bots (default 2)")
     p.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
                    help="pause before each bot move, so people can follow (default 0.6)")
 
@@ -36,6 +36,7 @@ def cmd_serve(args) -> int:
         os.makedirs(args.data, exist_ok=True)
     except OSError as e:
         raise OmbreError(f"--data: cannot use '{args.data}': {e.strerror or e}") from None
+    sys.setswitchinterval(0.001)  # the event loop gets the interpreter back soon from a bot thinking in a thread
     app = create_app(args.data, args.variants, workers=args.workers, bot_delay=max(0.0, args.bot_delay))
     host = args.host
     shown = f"[{host}]" if ":" in host else host
@@ -43,7 +44,7 @@ def cmd_serve(args) -> int:
           file=sys.stderr)
     if not _loopback(host):
         print(f"ombre serve: warning: {host} is reachable from other machines", file=sys.stderr)
-    uvicorn.run(app, host=host, port=args.port, log_level="warning")
+    uvicorn.run(app, host=host, port=args.port, log_level="warning", ws_per_message_deflate=False)
     return 0
 
 

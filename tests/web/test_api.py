@@ -5,6 +5,7 @@ import json
 import re
 import time
 import warnings
+from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
@@ -289,9 +290,9 @@ def test_websocket_views(client):
         assert nxt["state"]["actions"] == [{"seat": 1, "phase": "auction", "action": "pass"}]
 
 
-def test_bot_table_in_worker_processes(folders):
+def test_monte_carlo_bots_in_worker_processes(folders):
     with TestClient(create_app(*folders, workers=1, processes=True)) as c:
-        t = new_table(c, seats=("greedy", "greedy", "greedy"), seed=2)
+        t = new_table(c, seats=("pimc:20", "greedy", "pimc:20"), seed=2)
         spec = token(t["spectator"])
         end = time.time() + 60
         while time.time() < end:
@@ -301,6 +302,7 @@ def test_bot_table_in_worker_processes(folders):
             time.sleep(0.05)
         rec = c.get(f"/api/tables/{t['id']}/deals/1/record", params={"t": spec}).json()
         assert replay(rec).result == v["state"]["result"]
+        assert isinstance(c.app.state.tables.pool._searchers, ProcessPoolExecutor)
 
 
 def test_pages_and_unknown_routes(client):
