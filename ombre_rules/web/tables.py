@@ -117,7 +117,9 @@ class Table:
                 "finished": self.finished}
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        return {"type": "view", "you": seat, "table": self.info(), "state": seat_view(self.state, seat)}
+        state = seat_view(self.state, seat)
+        state["variant"] = self.variant  # a file by its name, not the server's path
+        return {"type": "view", "you": seat, "table": self.info(), "state": state}
 
 
 class Tables:

@@ -345,6 +345,7 @@ def test_record_of_a_house_rule_table_names_the_file(client, folders, tmp_path, 
     t = new_table(client, variant="dir:house.yaml", seats=("human", "greedy", "greedy"), seed=6)
     tid, tok = t["id"], token(t["seats"][0]["url"])
     play_out(client, tid, tok)
+    assert folders[1] not in json.dumps(client.get(f"/api/tables/{tid}", params={"t": tok}).json())
     text = client.get(f"/api/tables/{tid}/deals/1/record", params={"t": tok}).text
     assert json.loads(text)["variant"] == "house.yaml" and folders[1] not in text
     (tmp_path / "deal.json").write_text(text, encoding="utf-8")
