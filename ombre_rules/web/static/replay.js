@@ -29,11 +29,17 @@ function viewer(data) {
         el("div", { class: "replay-hands mini" }, f.hands.map((h, i) => el("div", { class: "rh", "data-seat": i },
           el("div", { class: "who" }, `${seatName(i)} · ${f.tricks[i]} tr.`, f.to_move === i ? " ◂" : ""),
           el("div", { class: "cards" }, h.map((c) => card(c, f)), f.discards[i].length ? el("span", { class: "muted small" }, ` put away: ${f.discards[i].join(" ")}`) : null)))),
-        el("h2", {}, f.trick.length ? "Trick in play" : "Last trick"),
-        el("div", { class: "replay-hands mini" }, el("div", { class: "cards", style: { display: "flex", gap: ".3rem" } }, trick.map((c) => card(c, f)),
-          !f.trick.length && f.last_trick ? el("span", { class: "muted small" }, ` won by ${seatName(f.last_trick.winner)}`) : null)),
+        trick.length ? el("h2", {}, f.trick.length ? "Trick in play" : "Last trick") : null,
+        trick.length ? el("div", { class: "replay-hands mini" }, el("div", { class: "cards", style: { display: "flex", gap: ".3rem" } }, trick.map((c) => card(c, f)),
+          !f.trick.length && f.last_trick ? el("span", { class: "muted small" }, ` won by ${seatName(f.last_trick.winner)}`) : null)) : null,
         f.result ? el("div", { class: "ok-box", id: "replay-result", "data-result": JSON.stringify(f.result) },
-          el("strong", {}, humanize(f.result.outcome)), ` · payments ${f.result.payments.map(signed).join(", ")} · pool ${f.result.pool_before} → ${f.result.pool_after}`) : null));
+          el("strong", {}, humanize(f.result.outcome)), ` · payments ${f.result.payments.map(signed).join(", ")} · pool ${f.result.pool_before} → ${f.result.pool_after}`) : null),
+      el("div", { class: "panel steps" }, el("h2", { style: { marginTop: 0 } }, "Actions"),
+        el("ol", { id: "steps" }, frames.slice(1).map((g, i) => el("li", { class: i + 1 === k ? "on" : "", onclick: () => { k = i + 1; show(); } },
+          `${seatName(g.by)}: ${g.action}`)))));
+    const list = board.querySelector("#steps");
+    const on = list.querySelector("li.on");
+    if (on) list.scrollTop = on.offsetTop - list.clientHeight / 2;
   }
   const go = (d) => { k = Math.max(0, Math.min(frames.length - 1, k + d)); show(); };
   slider.addEventListener("input", () => { k = parseInt(slider.value, 10); show(); });
