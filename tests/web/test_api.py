@@ -353,3 +353,12 @@ def test_record_of_a_house_rule_table_names_the_file(client, folders, tmp_path, 
     monkeypatch.chdir(tmp_path)
     assert cli_main(["replay", "deal.json"]) == 0
     assert client.post("/api/replay", content=text.encode()).status_code == 200
+
+
+def test_serve_refuses_bad_arguments(capsys, tmp_path):
+    assert cli_main(["serve", "--port", "0"]) == 1
+    assert capsys.readouterr().err == "ombre: error: bad --port 0\n"
+    assert cli_main(["serve", "--variants", str(tmp_path / "none")]) == 1
+    assert capsys.readouterr().err == f"ombre: error: --variants: no such folder '{tmp_path / 'none'}'\n"
+    assert cli_main(["serve", "--workers", "0"]) == 1
+    assert capsys.readouterr().err == "ombre: error: --workers must be 1 to 64, not 0\n"
