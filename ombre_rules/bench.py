@@ -6,8 +6,8 @@ import time
 from collections import Counter
 
 from .engine import DONE, State
+from .engine.settle import PASSED_OUT
 from .ruleset import Ruleset
-from .sim.stats import PASSED_OUT
 
 LOOPS = ("playout", "api")
 

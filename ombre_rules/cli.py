@@ -30,6 +30,7 @@ EPILOG = """examples:
   ombre rules VARIANT --format html --out rules.html
   ombre diff VARIANT "VARIANT(OPTION=CHOICE)"
   ombre reference --out docs/reference.md
+  ombre serve --port 8000 --data ombre-data
 """
 
 
@@ -406,6 +407,11 @@ def build_parser() -> argparse.ArgumentParser:
     _format_arg(s)
     s.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report to FILE ('-': standard output)")
     s.set_defaults(fn=cmd_test)
+    from .web import serve
+
+    s = sub.add_parser("serve", help="a card table in the browser: people and bots at shared tables")
+    serve.add_arguments(s)
+    s.set_defaults(fn=serve.cmd_serve)
     return p
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 from .engine.phases import XPLAY
 from .engine.piles import excuse_debt
 from .engine.replay import events, initial
+from .engine.settle import PASSED_OUT
 from .engine.view import exposed_seat, leftover_shown
-from .sim.stats import PASSED_OUT
 
 
 def _seat(state, s: int) -> str:

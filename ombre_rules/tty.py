@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .engine import State
+from .engine.settle import PASSED_OUT
 from .errors import OmbreError
 from .explain.why import why_illegal
 from .log import format_deal
 from .players import act
 from .ruleset import Ruleset
 from .session import Session
-from .sim.stats import PASSED_OUT
 
 HELP = """type one of the legal actions listed:
   its number (1, 2, ...), its text (bid entrada, play AS), its argument alone (entrada, AS),

@@ -92,3 +92,10 @@ def test_check_parses_each_file_once_for_all_option_choices(tmp_path, monkeypatc
     # once each, though the check loads the file once per option choice of ombre (ombre may be parsed already)
     assert [str(p) for p in calls if str(p) in (str(house), str(base))] == [str(house), str(base)]
     assert len(calls) == len(set(calls))
+
+
+def test_an_exchange_limit_from_an_option_of_words_is_refused_at_load(write):
+    path = write('id: h\nextends: ombre\noptions:\n  first_defender_max: {choices: [8, "x"], default: "x"}\n')
+    with pytest.raises(SpecError) as e:
+        load(path)
+    assert "an exchange limit must be a number, not 'x'" in str(e.value)

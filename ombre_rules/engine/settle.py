@@ -12,6 +12,8 @@ from ..errors import OmbreError
 from ..lang.compiler import block_error
 from .phases import DONE
 
+PASSED_OUT = "passed out"  # how every output spells a deal that every seat passed and nobody played
+
 
 class Result(NamedTuple):
     """How a deal ended: the outcome, tricks, and each seat's net payment (pool changes included)."""

@@ -53,7 +53,11 @@ class ContractPart(RulesetBase):
             out = []
             for key, dflt in (("min", lo), ("max", hi)):
                 p = self._pick(cp + ("exchange", who, key), ("exchange", who, key))
-                out.append(self._expr(p, site) if p else self.compiler.compile(dflt, None, site))
+                e = self._expr(p, site) if p else self.compiler.compile(dflt, None, site)
+                if e.constant and not isinstance(e.value, int):  # an option whose choices are not all numbers
+                    self._errors.append(SpecError(f"an exchange limit must be a number, not {e.value!r}", e.loc))
+                    e = self.compiler.compile(dflt, None, site)
+                out.append(e)
             return Limits(*out)
 
         big = self.deck.size

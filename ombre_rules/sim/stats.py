@@ -7,6 +7,8 @@ import random
 from collections import Counter
 from collections.abc import Callable
 
+from ..engine.settle import PASSED_OUT
+
 Z95 = 1.959963984540054
 
 
@@ -45,8 +47,6 @@ def share(k: int, n: int) -> dict:
     lo, hi = wilson(k, n)
     return {"count": k, "rate": k / n if n else 0.0, "ci": [lo, hi]}
 
-
-PASSED_OUT = "passed out"
 
 
 def position_names(players: int) -> list[str]:

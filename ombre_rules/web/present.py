@@ -1,0 +1,201 @@
+"""What a browser is sent: one seat's view (or the public view) with what the page needs to draw it.
+
+Everything shown comes from the rules and `State.view`: card faces (rank and suit), suit symbols and colours
+(the suits' `symbol` and `colour` attributes), contract titles, the hand in the order of the current trump
+context, the controls built from the legal actions, and why a card in hand may not be chosen."""
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+from ..engine.replay import events
+from ..engine.view import leftover_shown, partner_known
+from ..errors import IllegalActionError, OmbreError
+from ..ruleset import SPECIAL_VERBS, Ruleset
+
+CARD_VERBS = ("play", "discard", "give")  # actions on a card of one's hand
+WORD_LABELS = {v: v.capitalize() for v in SPECIAL_VERBS}
+_PLAIN: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def suits(rules: Ruleset) -> list[dict[str, Any]]:
+    """The suits as the page draws them: name, letter, symbol (or the letter) and colour."""
+    out = []
+    for s in rules.deck.suits:
+        out.append({"name": s.name, "letter": s.letter, "symbol": str(s.attrs.get("symbol") or s.letter or ""),
+                    "colour": str(s.attrs.get("colour") or "")})
+    return out
+
+
+def contract_titles(rules: Ruleset) -> dict[str, str]:
+    """Each contract's title, or its name made readable."""
+    return {c.name: c.title if c.title and c.title != c.name else c.name.replace("_", " ").capitalize()
+            for c in rules.contracts}
+
+
+def public_view(state) -> dict[str, Any]:
+    """What every seat sees: a seat's view without its hand, its own exchange and anything only it knows."""
+    v = state.view(0, actions=False)
+    deck = state.rules.deck
+    v.update(seat=None, hand=[], my_discards=[], my_draws=[],
+             leftover_shown=deck.names(leftover_shown(state, -1)),
+             actions=[e.public(-1) for e in events(state)])
+    v.pop("legal", None)
+    if v.get("partner") is not None and not all(partner_known(state, s) for s in range(state.n)):
+        v["partner"] = None
+    return v
+
+
+def _plain_order(rules: Ruleset) -> list[tuple[int, float]]:
+    """A sort key per card for a hand before trumps are known: cards that are trumps whatever the trump suit
+    first, then suit by suit, each card by its mean strength where it is not a trump."""
+    cached = _PLAIN.get(rules)
+    if cached is not None:
+        return cached
+    deck = rules.deck
+    strengths: list[list[int]] = [[] for _ in deck.cards]
+    as_trump: list[list[int]] = [[] for _ in deck.cards]
+    always = (1 << deck.size) - 1
+    for trump in (None, *deck.suits):
+        try:
+            ctx = rules.context("", trump)
+        except OmbreError:
+            continue
+        always &= ctx.trump_mask if trump is not None else always
+        for c in range(deck.size):
+            (as_trump if ctx.trump_mask >> c & 1 else strengths)[c].append(ctx.power[c])
+    key = []
+    for c, card in enumerate(deck.cards):
+        top = always >> c & 1
+        xs = as_trump[c] if top else strengths[c]
+        key.append((0 if top else 1 + card.suit.index, -sum(xs) / len(xs) if xs else 0.0))
+    _PLAIN[rules] = key
+    return key
+
+
+def sort_hand(state, names: list[str]) -> list[str]:
+    """A hand in the order of the current trump context: trumps first, then suit by suit, high to low."""
+    deck = state.rules.deck
+    ctx = state.ctx
+    if ctx is None:
+        plain = _plain_order(state.rules)
+        return sorted(names, key=lambda n: plain[deck.by_name[n]])
+
+    def key(name: str) -> tuple[int, int]:
+        c = deck.by_name[name]
+        trump = ctx.trump_mask >> c & 1
+        return (0 if trump else 1 + ctx.eff[c], -ctx.power[c])
+
+    return sorted(names, key=key)
+
+
+def card_faces(state, v: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Rank, suit and trump membership of every card named anywhere in a view (and of no other card)."""
+    deck = state.rules.deck
+    ctx = state.ctx
+    out: dict[str, dict[str, Any]] = {}
+
+    def visit(x: Any) -> None:
+        if isinstance(x, str):
+            word = x.rsplit(" ", 1)[-1]
+            c = deck.by_name.get(word)
+            if c is not None and word not in out:
+                card = deck.cards[c]
+                out[word] = {"rank": card.rank, "suit": card.suit.index,
+                             "trump": bool(ctx is not None and ctx.trump_mask >> c & 1)}
+        elif isinstance(x, dict):
+            for y in x.values():
+                visit(y)
+        elif isinstance(x, list):
+            for y in x:
+                visit(y)
+
+    visit(v)
+    return out
+
+
+def _label(rules: Ruleset, text: str, titles: dict[str, str]) -> str:
+    verb, _, arg = text.partition(" ")
+    if verb == "bid":
+        return titles.get(arg, arg)
+    if verb == "trump":
+        s = rules.deck.suit_by_name[arg]
+        sym = s.attrs.get("symbol") or ""
+        return f"{sym} {arg.capitalize()}".strip()
+    if not arg:
+        return WORD_LABELS.get(verb, verb.capitalize())
+    return f"{verb.capitalize()} {arg}"
+
+
+def controls(state, seat: int) -> list[dict[str, Any]]:
+    """The seat's legal actions, each with its verb, its card (if any) and a label."""
+    rules = state.rules
+    titles = contract_titles(rules)
+    out = []
+    for a in state.legal_actions():
+        text = rules.action_str(a)
+        verb, _, arg = text.partition(" ")
+        card = arg if arg in rules.deck.by_name else None
+        out.append({"action": text, "verb": verb, "card": card, "label": _label(rules, text, titles),
+                    "in_hand": verb in CARD_VERBS})
+    return out
+
+
+def refusal(state, text: str) -> str:
+    """Why an action may not be taken now: the obligation that binds (from the rulebook), or what the engine
+    says (without its list of the legal actions)."""
+    why = _why(state, state.rules.parse_action(text))
+    if why:
+        return why
+    s = state.clone()
+    try:
+        s.apply_str(text)
+    except IllegalActionError as e:
+        msg = e.message.split("; legal:")[0]
+        if " is not legal for seat " not in msg:
+            return msg
+    except OmbreError as e:
+        return e.message
+    led = state.trick[0] if state.trick else -1
+    if text.startswith("play ") and led >= 0:
+        return f"not a legal card now ({state.rules.deck.name(led)} was led)"
+    return "not allowed now"
+
+
+def _why(state, a: int) -> str | None:
+    try:
+        from ..book.why import why_illegal
+    except ImportError:
+        return None
+    return why_illegal(state, a)
+
+
+def account(state) -> list[dict[str, Any]]:
+    """The account of a finished deal's payments, entry by entry (empty where the rulebook is not installed)."""
+    fn = getattr(state, "account", None)
+    return [e.to_dict() for e in fn()] if fn is not None else []
+
+
+def seat_view(state, seat: int | None) -> dict[str, Any]:
+    """The view a browser gets: the seat's own (or the public one), the hand sorted, controls and reasons."""
+    v = public_view(state) if seat is None else state.view(seat)
+    v["hand"] = sort_hand(state, v["hand"])
+    v["trick_leader"] = state.leader if state.trick else None
+    v.pop("legal", None)
+    if seat is not None and state.current_player == seat and not state.is_terminal:
+        ctrl = controls(state, seat)
+        v["controls"] = ctrl
+        legal_cards = {c["card"] for c in ctrl if c["in_hand"]}
+        verbs = {c["verb"] for c in ctrl if c["in_hand"]}
+        v["refused"] = {}
+        for verb in verbs:
+            for name in v["hand"]:
+                if name not in legal_cards:
+                    v["refused"][name] = refusal(state, f"{verb} {name}")
+    else:
+        v["controls"] = []
+        v["refused"] = {}
+    if state.result is not None:
+        v["account"] = account(state)
+    v["cards"] = card_faces(state, v)
+    return v

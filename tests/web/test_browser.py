@@ -1,0 +1,248 @@
+"""End-to-end tests in Debian's Chromium: whole deals by clicking, two people at one table, a phone, the replay
+viewer and a bad upload. Screenshots go to test-artefacts/ (gitignored)."""
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+pytest.importorskip("starlette")
+
+from ombre_rules import State, load  # noqa: E402
+from ombre_rules.records import to_record  # noqa: E402
+from ombre_rules.session import Session  # noqa: E402
+
+from .conftest import shot  # noqa: E402
+
+READY = """() => document.querySelector('#result') ||
+    document.querySelector('#hand button.legal, #controls button')"""
+
+
+def next_click(page):
+    """The element a simple scripted player clicks: a bid or other control, else a legal card, else pass."""
+    phase = page.get_attribute("body", "data-phase")
+    if phase == "auction":
+        return page.query_selector("#controls button:not(.pass)") or page.query_selector("#controls button")
+    return page.query_selector("#hand button.legal") or page.query_selector("#controls button")
+
+
+def play_by_clicking(page, limit=400, on_move=None):
+    """Click through the deal for this page's seat until the result shows; the actions clicked."""
+    clicked = []
+    for _ in range(limit):
+        page.wait_for_function(READY, timeout=20000)
+        if page.query_selector("#result"):
+            return clicked
+        target = next_click(page)
+        before = page.get_attribute("body", "data-moves")
+        clicked.append(target.get_attribute("data-action"))
+        target.click()
+        page.wait_for_function(f"() => document.body.dataset.moves !== {json.dumps(before)}", timeout=20000)
+        if on_move:
+            on_move(len(clicked))
+    raise AssertionError("the deal did not end")
+
+
+def shown_payments(page) -> list[int]:
+    cells = page.query_selector_all("#payments tbody tr td:nth-child(3)")
+    return [int(c.inner_text().replace("+", "")) for c in cells]
+
+
+@pytest.mark.parametrize("variant", ["ombre", "quadrille", "taroc-lhombre"])
+def test_whole_deal_by_clicking_matches_engine(browser, server, variant):
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server.url}/variant/{variant}")
+    page.wait_for_selector("#create")
+    if variant == "ombre":
+        page.select_option("#against", "dir:house.yaml")
+        page.frame_locator("#rulebook").locator("h1").wait_for(timeout=60000)
+        page.frame_locator("#diff").locator("body").wait_for()
+        shot(page, "variant-page")
+    page.fill("#seed", "21")
+    page.fill("#deals", "2")
+    page.click("#create")
+    page.wait_for_selector("#hand")
+    shot(page, f"{variant}-start")
+    mid = {}
+
+    def on_move(n):
+        if n == 6 and not mid:
+            mid["done"] = True
+            shot(page, f"{variant}-playing")
+
+    clicked = play_by_clicking(page, on_move=on_move)
+    shot(page, f"{variant}-result")
+    shown = json.loads(page.get_attribute("#result", "data-result"))
+    href = page.get_attribute("#download", "href")
+    record = page.request.get(server.url + href).json()
+    rules = load(variant)
+    first = Session(rules, seed=21).new_deal()
+    assert record["seed"] == first.seed and record["dealer"] == 0
+    state = State(rules, seed=first.seed, dealer=0)
+    mine = []
+    for text in record["actions"]:
+        if state.current_player == 0:
+            mine.append(text)
+        state.apply_str(text)
+    assert mine == clicked
+    assert shown == state.result.to_dict()
+    assert shown_payments(page) == list(state.result.payments)
+    assert len(page.query_selector_all("#account tr")) == len(state.account()) > 0
+    assert errors == []
+    page.close()
+
+
+def _cards_in(text: str, cards: set[str]) -> set[str]:
+    return {c for c in cards if re.search(rf"(?<![A-Za-z0-9]){re.escape(c)}(?![A-Za-z0-9])", text)}
+
+
+def test_two_people_see_only_their_own_cards(browser, server):
+    ctx_a, ctx_b = browser.new_context(), browser.new_context()
+    req = ctx_a.request.post(f"{server.url}/api/tables",
+                             data={"variant": "ombre", "seats": ["human", "human", "greedy"], "seed": 8})
+    t = req.json()
+    table = server.app.state.tables.tables[t["id"]]
+    pages, traffic = [], [[], []]
+    for k, ctx in enumerate((ctx_a, ctx_b)):
+        page = ctx.new_page()
+
+        def capture_ws(ws, k=k):
+            ws.on("framereceived", lambda payload, k=k: traffic[k].append(str(payload)))
+
+        def capture_http(resp, k=k):
+            if "/api/" in resp.url:
+                traffic[k].append(resp.text())
+
+        page.on("websocket", capture_ws)
+        page.on("response", capture_http)
+        page.goto(server.url + t["seats"][k]["url"])
+        pages.append(page)
+    for p in pages:
+        p.wait_for_selector("#hand")
+    ctx_s = browser.new_context()
+    watcher = ctx_s.new_page()
+    watcher.goto(server.url + t["spectator"])
+    watcher.wait_for_selector(".me")
+    checks = 0
+    for _ in range(200):
+        s = table.state
+        if s.is_terminal:
+            break
+        names = [set(s.rules.deck.names(h)) for h in s.hands]
+        for k, p in enumerate(pages):
+            other = names[1 - k]
+            assert not _cards_in(p.content(), other), (k, _cards_in(p.content(), other))
+            assert not _cards_in("\n".join(traffic[k]), other)
+            assert _cards_in(p.content(), names[k]) == names[k]
+            checks += 1
+        assert not _cards_in(watcher.content(), names[0] | names[1])  # the bot's hand changes as it likes
+        if s.current_player == 2:
+            pages[0].wait_for_function(f"() => document.body.dataset.moves !== '1:{len(s.history)}'", timeout=20000)
+            continue
+        page = pages[s.current_player]
+        page.wait_for_function(f"() => document.body.dataset.moves === '1:{len(s.history)}'", timeout=20000)
+        page.wait_for_function(READY, timeout=20000)
+        before = page.get_attribute("body", "data-moves")
+        next_click(page).click()
+        page.wait_for_function(f"() => document.body.dataset.moves !== {json.dumps(before)}", timeout=20000)
+    assert table.state.is_terminal and checks > 20
+    # a closed page rejoins with its link and sees the same table
+    pages[0].close()
+    again = ctx_a.new_page()
+    again.goto(server.url + t["seats"][0]["url"])
+    again.wait_for_selector("#result")
+    assert json.loads(again.get_attribute("#result", "data-result")) == table.state.result.to_dict()
+    pages[0] = again
+    shot(pages[0], "two-people-a")
+    shot(pages[1], "two-people-b")
+    shot(watcher, "spectator")
+    ctx_s.close()
+    ctx_a.close()
+    ctx_b.close()
+
+
+def test_phone_viewport(browser, server):
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                              has_touch=True)
+    page = ctx.new_page()
+    page.goto(f"{server.url}/variant/quadrille")
+    page.wait_for_selector("#create")
+    page.fill("#seed", "5")
+    page.tap("#create")
+    page.wait_for_selector("#hand")
+    for _ in range(4):
+        page.wait_for_function(READY, timeout=20000)
+        if page.query_selector("#result"):
+            break
+        before = page.get_attribute("body", "data-moves")
+        next_click(page).tap()
+        page.wait_for_function(f"() => document.body.dataset.moves !== {json.dumps(before)}", timeout=20000)
+    width = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1], width
+    boxes = [c.bounding_box() for c in page.query_selector_all("#hand .card")]
+    assert boxes and all(b["x"] >= 0 and b["x"] + b["width"] <= 390 for b in boxes)
+    shot(page, "phone-table")
+    page.goto(f"{server.url}/")
+    page.wait_for_selector(".tile")
+    shot(page, "phone-lobby")
+    ctx.close()
+
+
+def test_replay_viewer_steps_through_a_record(browser, server, tmp_path):
+    rules = load("quadrille")
+    s = State(rules, seed=9)
+    while not s.is_terminal:
+        acts = s.legal_actions()
+        s.apply(acts[1] if s.phase_name == "auction" and len(acts) > 1 and not s.history else acts[0])
+    record = to_record(s)
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page.goto(f"{server.url}/replay")
+    page.set_input_files("#record-file", str(path))
+    page.wait_for_selector("#step")
+    assert page.inner_text("#frame-action") == "The deal as dealt"
+    first = State(rules, seed=9)
+    hand = page.query_selector_all("#board .rh[data-seat='1'] .card")
+    assert sorted(c.get_attribute("data-card") for c in hand) == sorted(rules.deck.names(first.hands[1]))
+    for k in range(3):
+        page.click("#forward")
+        seat = first.current_player
+        first.apply_str(record["actions"][k])
+        assert page.inner_text("#frame-action") == f"Seat {seat + 1}: {record['actions'][k]}"
+    shot(page, "replay-step")
+    page.click("#back")
+    assert page.inner_text("#frame-action").endswith(record["actions"][1])
+    page.click("#last")
+    assert json.loads(page.get_attribute("#replay-result", "data-result")) == record["result"]
+    shot(page, "replay")
+    bad = dict(record, actions=record["actions"][:2] + ["play ZZ"])
+    other = tmp_path / "bad.json"
+    other.write_text(json.dumps(bad), encoding="utf-8")
+    page.set_input_files("#record-file", str(other))
+    page.wait_for_selector("#replay-errors")
+    assert page.inner_text("#replay-errors").startswith("diverges at action 3 'play ZZ'")
+    page.close()
+
+
+def test_upload_of_a_bad_file_shows_its_error(browser, server):
+    page = browser.new_page(viewport={"width": 1100, "height": 800})
+    page.goto(f"{server.url}/")
+    page.wait_for_selector(".tile")
+    assert page.query_selector(".tile[data-key='dir:house.yaml']")
+    bad = b"id: mine\nextends: ombre\ncontracts:\n  solo: {value: 20, trump: sideways}\n"
+    page.set_input_files("#upload-file", files=[{"name": "mine.yaml", "mimeType": "text/yaml", "buffer": bad}])
+    page.click("#upload-go")
+    page.wait_for_selector("#upload-errors")
+    text = page.inner_text("#upload-errors")
+    assert re.match(r"mine\.yaml:4:\d+: ", text) and "sideways" in text
+    shot(page, "upload-error")
+    good = bad.replace(b", trump: sideways", b"")
+    page.set_input_files("#upload-file", files=[{"name": "mine.yaml", "mimeType": "text/yaml", "buffer": good}])
+    page.click("#upload-go")
+    page.wait_for_selector(".ok-box")
+    page.wait_for_selector(".tile[data-key^='upload:']")
+    page.close()
