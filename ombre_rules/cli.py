@@ -10,6 +10,7 @@ import time
 
 from . import __version__, book_cli, outfile
 from . import bench as bench_mod
+from .checking import check_variant
 from .errors import OmbreError, SpecErrors
 from .outfile import open_output
 from .players import make_player
@@ -71,32 +72,6 @@ def cmd_variants(args) -> int:
             choices = "|".join(fmt_value(c) for c in spec.choices[key])
             print(f"    {key}={fmt_value(spec.defaults[key])}  [{choices}]" + (f"  {o['doc']}" if o.get("doc") else ""))
     return 0
-
-
-def check_variant(path: str) -> list[OmbreError]:
-    """Every problem of a variant file: with its default options and with each other choice of each option.
-    Keys the schema does not know are reported and left out, so that the rest of the file is checked too."""
-    from .spec.resolve import resolve
-
-    problems: list[OmbreError] = []
-    try:
-        spec = resolve(path, unknown=problems)
-    except SpecErrors as e:
-        return list(e.errors)
-    except OmbreError as e:
-        return problems + [e]
-    runs = [{}] + [{k: c} for k, cs in spec.choices.items() for c in cs if c != spec.defaults[k]]
-    for sel in runs:
-        try:
-            rules = Ruleset.from_spec(resolve(path, sel, unknown=problems))
-            for ctx in list(rules._contexts.values()):
-                for fid in range(len(rules.follow_lists)):
-                    ctx.follow(fid)
-        except SpecErrors as e:
-            problems += e.errors
-        except OmbreError as e:
-            problems.append(e)
-    return list({str(p): p for p in problems}.values())
 
 
 def _report(messages: list, fmt: str, to_stderr: bool) -> None:

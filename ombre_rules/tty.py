@@ -14,8 +14,8 @@ from .ruleset import Ruleset
 from .session import Session
 
 HELP = """type one of the legal actions listed:
-  its number (1, 2, ...), its text (bid entrada, play AS), its argument alone (entrada, AS),
-  or the start of either when only one action begins that way (ent for entrada)
+  its number (1, 2, ...), its text (bid NAME, play CARD), its argument alone (NAME, CARD),
+  or the start of either when only one action begins that way
   help or ?   this help
   quit        leave the table (the deal in play is abandoned)"""
 
@@ -28,12 +28,12 @@ def parse_choice(text: str, options: list[str]) -> int | str:
     """The index in `options` (the legal actions' texts) that `text` chooses, or a message saying why it
     chooses none: a number from 1, the action's text, its argument, or a prefix only one option has.
 
-    >>> parse_choice("ent", ["bid entrada", "bid vuelta", "pass"])
+    >>> parse_choice("lo", ["bid low", "bid high", "pass"])
     0
-    >>> parse_choice("3", ["bid entrada", "bid vuelta", "pass"])
+    >>> parse_choice("3", ["bid low", "bid high", "pass"])
     2
-    >>> parse_choice("b", ["bid entrada", "bid vuelta", "pass"])
-    "'b' could be: bid entrada, bid vuelta"
+    >>> parse_choice("b", ["bid low", "bid high", "pass"])
+    "'b' could be: bid low, bid high"
     """
     t = " ".join(text.lower().split())
     if t.isdigit():

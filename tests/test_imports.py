@@ -118,7 +118,8 @@ LAYERS = [
     ("lang",),
     ("envs", "ruleset", "explain"),  # envs: what expressions see, for the ruleset's tables and the engine's deals
     ("engine",),
-    ("bots", "players", "records", "log", "scenario", "session", "bench", "book", "obs", "openspiel", "pettingzoo"),
+    ("bots", "players", "records", "checking", "log", "scenario", "session", "bench", "book", "obs", "openspiel",
+     "pettingzoo"),
     ("sim",),
     ("cli", "book_cli", "tty", "messages", "__main__", "", "web"),
 ]

@@ -37,7 +37,8 @@ OPERATORS = [("a if c else b", "b unless c holds, then a"), ("or, and, not", "lo
              ("xs[i]", "an item of a list from 0 (none when out of range)"),
              ("[a, b]  [e for x in xs if c]", "lists and list comprehensions"),
              ("f(e for x in xs)", "a function over a generator, e.g. max(tricks(p) for p in defenders)"),
-             ("AS, 7D", "card literals; suit names, ranks, contract names and option values are constants"),
+             ("KH, 7D", "card literals (rank, then suit letter); suit names, ranks, contract names and option "
+                        "values are constants"),
              ("opt.NAME", "an option's chosen value")]
 
 

@@ -24,8 +24,8 @@ def obligation_text(rules: Any, item: dict) -> str:
 
 
 def why_illegal(state: Any, action: int) -> str | None:
-    """The obligation that makes a card of the seat to move unplayable now (`must follow suit: spades led
-    and you hold 5S`), or None when the action is refused for another reason."""
+    """The obligation that makes a card of the seat to move unplayable now (`must follow suit: SUIT led
+    and you hold CARD`), or None when the action is refused for another reason."""
     rules = state.rules
     deck = rules.deck
     if state.phase_name != "play" or not 0 <= action < deck.size or not state.trick or state.contract is None:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from ..checking import check_variant
 from ..errors import OmbreError, SpecErrors
 from ..ruleset import Ruleset, load
 from ..spec.resolve import builtin_index, fmt_value, resolve
@@ -133,8 +134,6 @@ class Catalog:
         return entry
 
     def _check(self, entry: Entry) -> list[str]:
-        from ..cli import check_variant
-
         try:
             doc = load_file(entry.source, entry.name)
         except OmbreError as e:
@@ -143,7 +142,7 @@ class Catalog:
         if base is not None and (not isinstance(base, str) or base not in builtin_index()):
             return [f"{doc.loc(('extends',))}: an uploaded file may only extend a built-in variant "
                     f"({', '.join(sorted({resolve(p).data['id'] for p in builtin_index().values()}))})"]
-        return [self.clean(entry, p) for p in check_variant(entry.source)]
+        return [self.clean(entry, str(p)) for p in check_variant(entry.source)]
 
 
 @lru_cache(maxsize=1)

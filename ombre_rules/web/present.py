@@ -11,6 +11,7 @@ from typing import Any
 from ..engine.replay import events
 from ..engine.view import leftover_shown, partner_known
 from ..errors import IllegalActionError, OmbreError
+from ..explain.why import why_illegal
 from ..ruleset import SPECIAL_VERBS, Ruleset
 
 CARD_VERBS = ("play", "discard", "give")  # actions on a card of one's hand
@@ -144,7 +145,7 @@ def controls(state, seat: int) -> list[dict[str, Any]]:
 def refusal(state, text: str) -> str:
     """Why an action may not be taken now: the obligation that binds (from the rulebook), or what the engine
     says (without its list of the legal actions)."""
-    why = _why(state, state.rules.parse_action(text))
+    why = why_illegal(state, state.rules.parse_action(text))
     if why:
         return why
     s = state.clone()
@@ -162,18 +163,9 @@ def refusal(state, text: str) -> str:
     return "not allowed now"
 
 
-def _why(state, a: int) -> str | None:
-    try:
-        from ..book.why import why_illegal
-    except ImportError:
-        return None
-    return why_illegal(state, a)
-
-
 def account(state) -> list[dict[str, Any]]:
-    """The account of a finished deal's payments, entry by entry (empty where the rulebook is not installed)."""
-    fn = getattr(state, "account", None)
-    return [e.to_dict() for e in fn()] if fn is not None else []
+    """The account of a finished deal's payments, entry by entry."""
+    return [e.to_dict() for e in state.account()]
 
 
 def seat_view(state, seat: int | None) -> dict[str, Any]:

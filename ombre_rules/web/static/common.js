@@ -69,7 +69,7 @@ export function cardEl(name, faces, suits, extra = {}) {
 export function seatLabel(i, seats, you) {
   if (i === you) return "You";
   const kind = seats ? seats[i] : "";
-  return `Seat ${i + 1}` + (kind && kind !== "human" ? ` · ${kind}` : "");
+  return `Seat ${i}` + (kind && kind !== "human" ? ` · ${kind}` : "");
 }
 
 export function signed(n) {

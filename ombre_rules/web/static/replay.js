@@ -4,7 +4,7 @@ import { api, cardEl, el, header, humanize, signed } from "./common.js";
 const app = document.getElementById("app");
 const params = new URLSearchParams(location.search);
 
-function seatName(i) { return `Seat ${i + 1}`; }
+function seatName(i) { return `Seat ${i}`; }
 
 function viewer(data) {
   const frames = data.frames;

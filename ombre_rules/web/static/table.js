@@ -1,7 +1,7 @@
 // The game screen: one seat's view (or the spectators'), live over a WebSocket; actions go by POST.
 import { api, cardEl, el, header, humanize, seatLabel, signed, toast } from "./common.js";
 
-const short = (i, you) => (i === you ? "You" : `Seat ${i + 1}`);
+const short = (i, you) => (i === you ? "You" : `Seat ${i}`);
 
 const app = document.getElementById("app");
 const tableId = location.pathname.split("/")[2];
@@ -55,7 +55,7 @@ const suitOf = (table, name) => table.suits.find((s) => s.name === name);
 const suitText = (table, name) => { const s = suitOf(table, name); return s ? `${s.symbol ? s.symbol + " " : ""}${humanize(name)}` : humanize(name); };
 const contractText = (table, name) => (name ? table.contracts[name] || humanize(name) : "—");
 
-// An action as the history shows it: "bid Solo", "trumps ♥ Hearts", "discard 7S", "draw".
+// An action as the history shows it: "bid NAME", "trumps SYMBOL SUIT", "discard CARD", "draw".
 function actionText(table, text) {
   const [verb, arg] = text.split(" ");
   if (verb === "bid") return `bid ${contractText(table, arg)}`;
@@ -209,7 +209,7 @@ function tricksBox(msg) {
 function sheetBox(msg) {
   const { table, you } = msg;
   const n = table.seats.length;
-  const head = el("tr", {}, el("th", {}, "Deal"), Array.from({ length: n }, (_, i) => el("th", {}, i === you ? "You" : `S${i + 1}`)));
+  const head = el("tr", {}, el("th", {}, "Deal"), Array.from({ length: n }, (_, i) => el("th", {}, i === you ? "You" : `S${i}`)));
   const rows = table.sheet.map((d) => el("tr", { title: `${humanize(d.outcome)}${d.contract ? " · " + contractText(table, d.contract) : ""}` },
     el("td", {}, `${d.deal}. ${humanize(d.outcome)}`), d.payments.map((p) => el("td", {}, signed(p)))));
   const total = el("tr", { class: "total" }, el("td", {}, "Total"), table.ledger.map((p) => el("td", {}, signed(p))));
@@ -265,7 +265,7 @@ function render(msg) {
   const others = you === null ? [...Array(n).keys()] : Array.from({ length: n - 1 }, (_, k) => (you + 1 + k) % n);
   const mine = you === null ? el("div", { class: "me" }, el("div", { class: "muted" }, "You are watching: only what every player sees is shown."))
     : el("div", { class: `me${v.to_move === you ? " turn" : ""}`, "data-seat": you },
-      el("div", { class: "name" }, el("strong", {}, `You · seat ${you + 1}`), " ",
+      el("div", { class: "name" }, el("strong", {}, `You · seat ${you}`), " ",
         v.dealer === you ? el("span", { class: "badge" }, "dealer") : null,
         v.declarer === you ? el("span", { class: "badge decl" }, "declarer") : null,
         v.partner === you ? el("span", { class: "badge partner" }, "partner") : null,

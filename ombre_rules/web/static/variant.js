@@ -30,7 +30,7 @@ function seatPicker(i, first) {
   const budget = el("input", { type: "number", min: "0.2", max: "10", step: "0.1", value: "1", class: "budget",
     title: "seconds a decision", style: { width: "5rem", display: "none" } });
   kind.addEventListener("change", () => { budget.style.display = kind.value === "pimc" ? "" : "none"; });
-  return { row: el("div", { class: "form-row" }, el("label", {}, `Seat ${i + 1}`),
+  return { row: el("div", { class: "form-row" }, el("label", {}, `Seat ${i}`),
     el("div", {}, kind, " ", budget, el("span", { class: "muted small budget-l", style: { display: "none" } }, " s"))), kind, budget };
 }
 
@@ -93,7 +93,7 @@ async function render() {
       if (mine >= 0 && t.seats[mine].url) { location.href = t.seats[mine].url; return; }
       made.append(el("div", { class: "ok-box" }, el("strong", {}, "Table ready. "), "Send each person their link; keep yours.",
         el("ul", { class: "links" },
-          t.seats.filter((s) => s.url).map((s) => el("li", {}, `Seat ${s.seat + 1}: `, el("a", { href: s.url, class: "seat-link" }, "open"),
+          t.seats.filter((s) => s.url).map((s) => el("li", {}, `Seat ${s.seat}: `, el("a", { href: s.url, class: "seat-link" }, "open"),
             el("input", { readonly: true, value: location.origin + s.url, onclick: (e) => e.target.select() }))),
           el("li", {}, "Spectators: ", el("a", { href: t.spectator, id: "spectator-link" }, "open"),
             el("input", { readonly: true, value: location.origin + t.spectator, onclick: (e) => e.target.select() })))));
