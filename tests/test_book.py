@@ -321,3 +321,19 @@ def test_human_prompt_names_the_obligation():
     assert st.rules.action_str(human_turn(st, 2, lambda _prompt: next(answers), said.append)) == "play 2D"
     assert said[-1] == ("'play 2S' is not legal now (must follow suit: AC led (trumps (diamonds)) and you hold 2D) "
                         "(type help or ?)")
+
+
+def test_the_result_carries_the_account_and_compares_by_it():
+    import pickle
+
+    st = State(load("ombre"), seed=3)
+    rng = random.Random(3)
+    while not st.is_terminal:
+        acts = st.legal_actions()
+        st.apply(acts[rng.randrange(len(acts))])
+    res = st.result
+    assert tuple(res.account) == st.account() and len(res.account) > 0
+    pays, pool = net(tuple(res.account), 3)
+    assert tuple(pays) == res.payments and pool == res.pool_after - res.pool_before
+    back = pickle.loads(pickle.dumps(res))
+    assert back == res and back.account == res.account

@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 
 from ..envs import DealEnv
 from ..errors import OmbreError
+from ..explain.account import Account
 from ..lang.compiler import block_error
 from .phases import DONE
 
@@ -26,6 +27,7 @@ class Result(NamedTuple):
     payments: tuple[int, ...]
     pool_before: int
     pool_after: int
+    account: Any = ()  # the transfers, labelled (`explain.account.Account`), worked out when first read
 
     def to_dict(self) -> dict:
         return {"outcome": self.outcome, "declarer": self.declarer, "contract": self.contract,
@@ -71,7 +73,7 @@ class SettleStage:
         self.result = _new_tuple(Result, (self.outcome, self.declarer if self.declarer >= 0 else None,
                                           self.contract.name if self.contract else None,
                                           self.trump.name if self.trump is not None else None, tuple(self.tricks),
-                                          tuple(self.payments), self.pool_before, self.pool))
+                                          tuple(self.payments), self.pool_before, self.pool, Account(self)))
 
     def _legal_done(self) -> list[int]:
         """The deal is over: nothing is legal."""

@@ -253,9 +253,7 @@ class State(AuctionStage, ContractStage, ExchangeStage, CallStage, LayAwayStage,
 
     def account(self) -> tuple:
         """The account of a finished deal's payments: each transfer, labelled (`ombre_rules.explain.account`)."""
-        from ..explain.account import account
-
-        return account(self)
+        return tuple(self.result.account) if self.result is not None else ()
 
     def returns(self) -> list[int]:
         """Each seat's net payment once the deal is over (zeros before)."""
