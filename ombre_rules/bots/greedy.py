@@ -159,7 +159,7 @@ _AIMS: dict = {}  # per contract (contracts live as long as their ruleset)
 
 def tricks_allowed(rules, contract) -> int | None:
     """None when the contract is won by taking tricks (the usual aim); else the most tricks its declarer took
-    in a deal he won, when its declarer wins by taking few (a nolo or a contrabola). Learnt once per contract
+    in a deal he won, when its declarer wins by taking few (a contract played to lose tricks). Learnt once per contract
     from random deals in which it is bid (all-pass fallbacks included) and played out at random: the contract
     aims low when the deals its declarer won gave him fewer tricks on average than those he lost."""
     if contract in _AIMS:

@@ -27,8 +27,8 @@ def contract_colours(names: list[str]) -> dict[str, str]:
 def wrap(name: str, width: int = 22) -> str:
     r"""A variant's name cut into lines of about `width` characters at its option list, for an axis label.
 
-    >>> wrap("ombre(all_pass=contrabola,tie_above_ombre=codille_shared)")
-    'ombre\n(all_pass=contrabola,\ntie_above_ombre=codille_shared)'
+    >>> wrap("game(first_option=one_choice,second_option=another)")
+    'game\n(first_option=one_choice,\nsecond_option=another)'
     """
     if len(name) <= width or "(" not in name:
         return name
