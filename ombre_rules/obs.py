@@ -117,8 +117,7 @@ class Layout:
         self._at = {sl.name: sl.offset for sl in self.slices}
         self._memo: tuple | None = None  # see _tally
         self._bits = bits_function(c)
-        self._kind_bounds = (rules.A_DISCARD, rules.A_BID, rules.A_TRUMP, rules.A_PASS, rules.A_CALL,
-                             rules.A_GIVE, rules.A_DEMAND)
+        self._kinds = tuple(KINDS.index(v) for v in rules.action_verbs)  # an action id's index in KINDS
 
     def offset(self, name: str) -> int:
         return self._at[name]
@@ -136,20 +135,7 @@ class Layout:
 
     def kind(self, a: int) -> int:
         """The index in KINDS of an action id."""
-        disc, bid, trump, pas, call, give, demand = self._kind_bounds
-        if a < disc:
-            return 0
-        if a < bid:
-            return 1
-        if a < trump:
-            return 2
-        if a < pas:
-            return 3
-        if a < call:
-            return len(KINDS) - len(SPECIAL_VERBS) + a - pas
-        if a < give:
-            return 4
-        return 5 if a < demand else 6
+        return self._kinds[a]
 
     # -- encoding -------------------------------------------------------------------------------------
     def sparse(self, state, seat: int) -> tuple[list[int], list[tuple[int, float]]]:

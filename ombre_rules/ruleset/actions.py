@@ -27,6 +27,9 @@ class ActionPart(RulesetBase):
         self.A_GIVE = self.A_CALL + nc
         self.A_DEMAND = self.A_GIVE + nc
         self.num_actions = self.A_DEMAND + nc
+        # the verb of every action id, for those that count actions by kind (statistics, observations)
+        self.action_verbs = (("play",) * nc + ("discard",) * nc + ("bid",) * nk + ("trump",) * ns + SPECIAL_VERBS
+                             + ("call",) * nc + ("give",) * nc + ("demand",) * nc)
 
     def action_str(self, a: int) -> str:
         """The notation of an action id: `play <card>`, `discard <card>`, `bid <contract>`, `trump <suit>`, `pass`,

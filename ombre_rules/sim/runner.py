@@ -13,25 +13,12 @@ from collections.abc import Callable, Iterator
 from ..engine import DONE, State
 from ..errors import OmbreError
 from ..players import make_player
-from ..ruleset import SPECIAL_VERBS, Ruleset, load
+from ..ruleset import Ruleset, load
 
 
 def deal_seed(seed: int, i: int) -> int:
     """The seed of deal i of a run: the same in every variant (common random numbers)."""
     return int.from_bytes(hashlib.blake2b(b"%d/%d" % (seed, i), digest_size=4).digest(), "little")
-
-
-def _action_kinds(rules: Ruleset) -> list[tuple[int, int, str]]:
-    """Action id ranges and the mechanic each belongs to, for counting what a deal offered and took."""
-    r = rules
-    kinds = [(r.A_DISCARD, r.A_BID, "discard"), (r.A_BID, r.A_TRUMP, "bid"), (r.A_TRUMP, r.A_PASS, "trump")]
-    kinds += [(r.A_PASS + i, r.A_PASS + i + 1, verb) for i, verb in enumerate(SPECIAL_VERBS)]
-    kinds += [(r.A_CALL, r.A_GIVE, "call"), (r.A_GIVE, r.A_DEMAND, "give"), (r.A_DEMAND, r.num_actions, "demand")]
-    return kinds
-
-
-def _kinds_of(kinds: list[tuple[int, int, str]], acts) -> set[str]:
-    return {name for lo, hi, name in kinds if any(lo <= a < hi for a in acts)}
 
 
 def fallback_taken(rules: Ruleset, state: State) -> bool:
@@ -49,7 +36,7 @@ def play_deal(rules: Ruleset, names: list[str], seed: int, i: int) -> dict:
     n = rules.players
     players = [make_player(nm, s * 16 + k, rules) for k, nm in enumerate(names)]
     state = State(rules, seed=s, dealer=i % n)
-    kinds = _action_kinds(rules)
+    verbs = rules.action_verbs
     offered: set[str] = set()
     decisions = choices = 0
     high = rules.A_DISCARD
@@ -61,7 +48,7 @@ def play_deal(rules: Ruleset, names: list[str], seed: int, i: int) -> dict:
         if len(legal) > 1:
             choices += 1
         if max(legal) >= high:
-            offered |= _kinds_of(kinds, legal)
+            offered.update(verbs[a] for a in legal if a >= high)
         # as players.act does, with the legal list already made
         state.apply(players[seat].act(state.view(seat, wants_view[seat]), legal))
     res = state.result
@@ -69,7 +56,7 @@ def play_deal(rules: Ruleset, names: list[str], seed: int, i: int) -> dict:
             "trump": res.trump, "outcome": res.outcome, "tricks": list(res.tricks), "payments": list(res.payments),
             "pool_before": res.pool_before, "pool_after": res.pool_after, "actions": len(state.history),
             "history": [rules.action_str(a) for a in state.history], "fallback": fallback_taken(rules, state),
-            "offered": sorted(offered), "taken": sorted(_kinds_of(kinds, state.history)),
+            "offered": sorted(offered), "taken": sorted({verbs[a] for a in state.history if a >= high}),
             "decisions": decisions, "choices": choices, "winners": [w for _l, _c, w in state.trick_log]}
 
 
