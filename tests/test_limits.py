@@ -98,4 +98,4 @@ def test_an_exchange_limit_from_an_option_of_words_is_refused_at_load(write):
     path = write('id: h\nextends: ombre\noptions:\n  first_defender_max: {choices: [8, "x"], default: "x"}\n')
     with pytest.raises(SpecError) as e:
         load(path)
-    assert "an exchange limit must be a number, not 'x'" in str(e.value)
+    assert "an exchange limit must be a number, not a string" in str(e.value)

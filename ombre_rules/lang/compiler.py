@@ -161,6 +161,8 @@ class Compiler:
         types = local_names if isinstance(local_names, Mapping) else dict.fromkeys(local_names, T.ANY)
         job.locals.extend(types.items())
         node, t = job.emit(tree)
+        if isinstance(node, ast.Constant):  # a value fixed at load (an option's choice): its own type, exactly
+            t = _const_type(node.value)
         self._check_result(site, t, source, job, tree)
         return node, frozenset(job.uses), t
 

@@ -53,11 +53,7 @@ class ContractPart(RulesetBase):
             out = []
             for key, dflt in (("min", lo), ("max", hi)):
                 p = self._pick(cp + ("exchange", who, key), ("exchange", who, key))
-                e = self._expr(p, site) if p else self.compiler.compile(dflt, None, site)
-                if e.constant and not isinstance(e.value, int):  # an option whose choices are not all numbers
-                    self._errors.append(SpecError(f"an exchange limit must be a number, not {e.value!r}", e.loc))
-                    e = self.compiler.compile(dflt, None, site)
-                out.append(e)
+                out.append(self._expr(p, site) if p else self.compiler.compile(dflt, None, site))
             return Limits(*out)
 
         big = self.deck.size
