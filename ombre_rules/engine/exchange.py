@@ -168,17 +168,40 @@ class ExchangeStage:
 
     def _random_exchange(self, rand: Callable[[], float]) -> None:
         """Exchange turns of `random_playout`: an action picked by its place in the list legal_actions would
-        give, without building it."""
+        give (the cards held, then draw, then cede), without building it; a discard made as `_discard` makes it."""
         r = self.rules
+        history, hands, hl, discards = self.history, self.hands, self.hl, self.discards
+        base = self.nc
         while self.phase == EXCHANGE:
-            cards, draw, cede = self._exchange_choices()
-            n = len(cards)
-            i = int(rand() * (n + draw + cede))
-            if i < n:
-                self._discard(self.nc + cards[i])
-            elif i == n and draw:
-                self.history.append(r.A_DRAW)
+            if self.ex_acts is not None:  # listed by a caller: kept up to date by _discard
+                cards, draw, cede = self._exchange_choices()
+                n = len(cards)
+                i = int(rand() * (n + draw + cede))
+                if i < n:
+                    self._discard(base + cards[i])
+                    continue
+            else:
+                seat = self.to_move
+                cards = hl[seat]
+                k, lo, hi = self.ex_count, self.ex_min, self.ex_max
+                cede = k == 0 and self.ex_can_cede
+                while True:  # this exchanger's discards, then his draw or cede
+                    n = len(cards) if k < hi else 0
+                    draw = k >= lo
+                    i = int(rand() * (n + draw + cede))
+                    if i >= n:
+                        break
+                    c = cards[i]
+                    del cards[i]
+                    bit = _BIT[c]
+                    history.append(base + c)
+                    hands[seat] ^= bit
+                    discards[seat] |= bit
+                    k += 1
+                    cede = False
+                self.ex_count = k
+            if i == n and draw:
+                history.append(r.A_DRAW)
                 self._a_draw()
             else:
                 self.apply(r.A_CEDE)
-

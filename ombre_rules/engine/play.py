@@ -170,21 +170,24 @@ class PlayStage:
 
     def _random_tricks(self, rand: Callable[[], float]) -> None:
         """Tricks of `random_playout`, from a lead, while no claim or concession is open. A card is chosen from
-        the list legal_actions would give, and played as apply plays it (both kept in step with these)."""
+        the list legal_actions would give, and played as apply plays it (both kept in step with these); a
+        trick is closed as `_close_trick` closes it."""
         hands, hl, nxt, history = self.hands, self.hl, self.nxt, self.history
+        tricks, won, log = self.tricks, self.won, self.trick_log
         rows, others = self.follow_rows, range(self.tn - 1)
         ctx = self.ctx
         key, eff = ctx.key, ctx.eff
-        close = self._close_trick
+        end_when, claim_at = self.end_when, self.claim_at
         self.lm = -1  # a legal mask a caller had asked for is not used by the cards played here
+        seat = self.to_move
         while True:
-            seat = self.to_move
             acts = hl[seat]
-            a = acts[int(rand() * len(acts))]
+            i = int(rand() * len(acts))
+            a = acts[i]
+            del acts[i]
             bit = _BIT[a]
             history.append(a)
             hands[seat] ^= bit
-            acts.remove(a)
             leader = best_seat = seat
             row = key[eff[a]]
             best = row[a]
@@ -203,23 +206,34 @@ class PlayStage:
                             m &= m - 1
                             k -= 1
                         c = (m & -m).bit_length() - 1
+                        hl[seat].remove(c)
                         break
                 else:
                     acts = hl[seat]
-                    c = acts[int(rand() * len(acts))]
+                    i = int(rand() * len(acts))
+                    c = acts[i]
+                    del acts[i]
                 bit = _BIT[c]
                 history.append(c)
                 hands[seat] = hand ^ bit
-                hl[seat].remove(c)
                 tm |= bit
                 k = row[c]
                 if k > best:
                     best = k
                     best_seat = seat
                 trick.append(c)
-            close(best_seat, tm, leader, tuple(trick))
-            if self.phase != PLAY or self.claim_pending or self.concede_ok:
+            seat = best_seat
+            tricks[seat] += 1
+            won[seat] |= tm
+            log.append((leader, tuple(trick), seat))
+            self.leader = self.to_move = seat
+            if not hands[seat] or (end_when is not None and self.eval(end_when)):
+                self._finish()
                 return
+            if len(log) == claim_at:
+                self._trick_start()
+                if self.claim_pending:
+                    return
 
     def _a_stop(self) -> None:
         self.stopped = True
