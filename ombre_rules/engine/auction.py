@@ -30,6 +30,24 @@ class AuctionStage:
             acts.append(r.A_HOLD)
         return acts
 
+    def _random_bid(self, rand) -> None:
+        """One decision of `random_playout` in the auction: the action at a random place of the list
+        `_legal_auction` gives, applied as `_apply_auction` applies it (the list is built only when bid
+        conditions or a forced choice shape it)."""
+        r = self.rules
+        if self.round_no == 2 or r.bid_conditions or self._forced():
+            acts = self._legal_auction()
+            a = acts[int(rand() * len(acts))]
+        else:
+            bids = self.round_bids[self.high_level]
+            n = len(bids)
+            i = int(rand() * (n + self._may_hold(False)))
+            a = bids[i] if i < n else r.A_HOLD
+        if a == r.A_HOLD:
+            self._hold(self._forced())
+        else:
+            self._bid(a)
+
     def _apply_auction(self, a: int) -> None:
         """Pass, a bid above the high one, or hold; IllegalActionError otherwise."""
         r = self.rules

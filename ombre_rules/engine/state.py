@@ -211,12 +211,7 @@ class State(AuctionStage, ContractStage, ExchangeStage, CallStage, LayAwayStage,
             elif ph == DONE:
                 return
             elif ph == AUCTION:  # a legal bid or hold, applied without checking it again
-                acts = legal()
-                a = acts[int(rand() * len(acts))]
-                if a == self.rules.A_HOLD:
-                    self._hold(self._forced())
-                else:
-                    self._bid(a)
+                self._random_bid(rand)
             else:
                 acts = legal()
                 apply(acts[int(rand() * len(acts))])
