@@ -36,3 +36,29 @@ def test_pimc_decisions(variant):
         names[i % r.players] = "pimc:12"
         got.append(", ".join(play_deal(r, names, 5, i)["history"]))
     assert got == PINNED["pimc"][variant]
+
+
+@pytest.mark.parametrize("variant", VARIANTS + ["quadrille(all_pass=redeal)", "ombre(all_pass=contrabola)"])
+def test_seat_facts_are_what_the_view_shows(variant):
+    """The masks greedy reads (`seat_facts`) are exactly what it would read from the seat's view, for every
+    seat at every step of random deals: they show a seat nothing its view does not."""
+    import random
+
+    from ombre_rules.bots.seat import from_view
+    from ombre_rules.engine import DONE, State
+    from ombre_rules.engine.view import seat_facts
+    from ombre_rules.ruleset import load
+
+    r = load(variant)
+    rng = random.Random(3)
+    checked = 0
+    for d in range(25):
+        s = State(r, seed=rng.getrandbits(32), dealer=d % r.players)
+        while True:
+            for seat in range(r.players):
+                assert seat_facts(s, seat) == from_view(r, s.view(seat, False)), (d, seat, s.history)
+                checked += 1
+            if s.phase == DONE:
+                break
+            s.apply(rng.choice(s.legal_actions()))
+    assert checked > 25 * r.players * 10

@@ -2,52 +2,9 @@
 world of a Monte-Carlo search, from that world's state (where every card is the sample's own guess)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..engine.view import Seat, partner_known
 
-from ..engine.view import partner_known
-
-
-@dataclass(slots=True)
-class Seat:
-    """A seat's situation: its hand, what is gone, the trick in play, the sides as far as it knows them."""
-
-    rules: object
-    seat: int
-    hand: int
-    seen: int  # every card whose place the seat knows is not an opponent's hand: its own, played, shown, its discards
-    contract: object | None  # the Contract, once fixed
-    trump: object | None  # the trump Suit, once fixed
-    declarer: int | None
-    partner: int | None  # the declarer's partner when known to this seat
-    hidden_partner: bool  # the declarer has a partner this seat does not know yet
-    trick: list[tuple[int, int]]  # (seat, card) of the trick in play, in order
-    active: int  # seats taking part in the deal
-    tricks_total: int  # tricks a deal has
-    talon: int  # cards left in the stock
-    high_bid: object | None  # the contract of the highest bid so far
-
-    @property
-    def ctx(self):
-        """The rank tables of the contract and trump (or, before a contract, of the first contract, with its
-        fixed trump if it has one, else no trump)."""
-        r = self.rules
-        c = self.contract or r.contracts[0]
-        trump = self.trump
-        if trump is None and c.trump_mode == "fixed":
-            trump = c.fixed_suit
-        return r.context(c.ranking, trump)
-
-    def partners(self) -> set[int]:
-        """The seats certainly on this seat's side (itself included)."""
-        d = self.declarer
-        if d is None:
-            return {self.seat}
-        side = {d} | ({self.partner} if self.partner is not None else set())
-        if self.seat in side:
-            return side
-        if self.hidden_partner:
-            return {self.seat}
-        return set(range(self.rules.players)) - side
+__all__ = ["Seat", "from_state", "from_view"]
 
 
 def from_view(rules, v: dict) -> Seat:
