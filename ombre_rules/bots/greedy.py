@@ -7,7 +7,7 @@ from itertools import pairwise
 
 from ..cards import bits
 from ..engine.phases import DONE
-from .seat import Seat, from_state, from_view
+from .seat import Seat, from_view
 
 # A bid needs this share of the tricks above an equal share (a declarer must beat each opponent).
 BID_MARGIN = 0.08
@@ -28,7 +28,7 @@ class Tables:
     when it leads its own suit, its order of keeping, and the cards in the orders the estimates walk them."""
 
     __slots__ = ("ctx", "beats", "keep", "median", "power", "tm", "pm", "tdesc", "plain", "suit_cards", "ordered",
-                 "pasc", "adesc", "aasc", "memo", "tshares")
+                 "pasc", "adesc", "aasc", "memo", "tshares", "lead_high", "lead_low")
 
     def __init__(self, ctx) -> None:
         deck = ctx.rules.deck
@@ -47,6 +47,9 @@ class Tables:
             self.beats.append(m)
         # order of keeping: plain before trump, few points before many, low before high
         self.keep = [(tm >> c & 1, deck.cards[c].points, power[c]) for c in range(n)]
+        # a lead: the master to lead (trump before plain, then the highest), the card to lead without one
+        self.lead_high = [(tm >> c & 1, power[c]) for c in range(n)]
+        self.lead_low = [(deck.cards[c].points, power[c]) for c in range(n)]
         ps = sorted(p for p in power if p < 1000)
         self.median = ps[len(ps) // 2] if ps else 0
         # every list below is in the order a stable sort of the cards (lowest id first) by power gives
@@ -402,9 +405,10 @@ class GreedyPolicy:
         if not s.trick:
             masters = [c for c in cards if not unseen & beats[c]]
             if masters:
-                return max(masters, key=lambda c: (ctx.trump_mask >> c & 1, ctx.power[c]))
-            plain = [c for c in cards if not ctx.trump_mask >> c & 1]
-            return min(plain or cards, key=lambda c: (deck.cards[c].points, ctx.power[c]))
+                return max(masters, key=t.lead_high.__getitem__)
+            tm = t.tm
+            plain = [c for c in cards if not tm >> c & 1]
+            return min(plain or cards, key=t.lead_low.__getitem__)
         row = ctx.key[ctx.eff[s.trick[0][1]]]
         best_seat, best = max(s.trick, key=lambda sc: row[sc[1]])
         if best_seat in s.partners():
@@ -451,9 +455,3 @@ class GreedyPlayer:
             return legal[0]
         return self.policy.choose(view if type(view) is Seat else from_view(self.rules, view), legal)
 
-
-def greedy_action(policy: GreedyPolicy, state, legal: list[int]) -> int:
-    """The greedy choice of the seat to move in a (sampled) world."""
-    if len(legal) == 1:
-        return legal[0]
-    return policy.choose(from_state(state, state.to_move), legal)

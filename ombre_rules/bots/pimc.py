@@ -7,19 +7,21 @@ import random
 import time
 
 from ..engine import DONE
-from .greedy import GreedyPolicy, greedy_action
+from .greedy import GreedyPolicy
 from .sample import Knowledge, sample
-from .seat import from_view
+from .seat import from_state, from_view
 
 DEFAULT_ROLLOUTS = 200
 
 
 def playout(world, policy: GreedyPolicy) -> None:
     """Play a world to its end with the greedy policy at every seat."""
-    legal = world.legal_actions
+    legal_actions = world.legal_actions
     apply = world.apply
+    choose = policy.choose
     while world.phase != DONE:
-        apply(greedy_action(policy, world, legal()))
+        legal = legal_actions()
+        apply(legal[0] if len(legal) == 1 else choose(from_state(world, world.to_move), legal))
 
 
 class PimcPlayer:

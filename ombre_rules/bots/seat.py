@@ -57,15 +57,17 @@ def from_state(state, seat: int) -> Seat:
     for w in state.won:
         seen |= w
     sitters = r.sitters[state.dealer]
+    declarer = state.declarer
     trick = []
-    s = state.leader
-    nxt = state.nxt
-    for c in state.trick:
-        seen |= 1 << c
-        trick.append((s, c))
-        s = nxt[s]
-        while s in sitters and s != state.declarer:
+    if state.trick:
+        s = state.leader
+        nxt = state.nxt
+        for c in state.trick:
+            seen |= 1 << c
+            trick.append((s, c))
             s = nxt[s]
+            while s in sitters and s != declarer:
+                s = nxt[s]
     partner = state.partner
     hidden = False
     if partner >= 0:
@@ -73,9 +75,12 @@ def from_state(state, seat: int) -> Seat:
             partner, hidden = None, True
     else:
         partner = None
-        hidden = state.called >= 0 and state.declarer != seat
-    active = r.players - len(sitters) + (state.declarer in sitters)
-    total = (sum(h.bit_count() for h in state.hands) + sum(state.tricks) * active + len(state.trick)) // active
+        hidden = state.called >= 0 and declarer != seat
+    active = r.players - len(sitters) + (declarer in sitters)
+    held = 0
+    for h in state.hands:
+        held += h.bit_count()
+    total = (held + sum(state.tricks) * active + len(state.trick)) // active
     return Seat(r, seat, state.hands[seat], seen, state.contract, state.trump,
-                state.declarer if state.declarer >= 0 else None, partner, hidden, trick, active, total,
+                declarer if declarer >= 0 else None, partner, hidden, trick, active, total,
                 len(state.talon), state.high)
