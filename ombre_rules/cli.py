@@ -351,7 +351,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "of one Monte-Carlo (pimc) decision at --rollouts play-outs, with pimc at one seat (the "
                        "seat moves round deal by deal) and greedy at the others, also as a multiple of the time "
                        "of 1000 random deals ('bench') of the variant. Decisions with a single legal action are "
-                       "not timed.")
+                       "not timed. Times are the process's CPU time, so that a run on a busy machine stays "
+                       "comparable with itself.")
     s.add_argument("variants", nargs="*", metavar="VARIANT|FILE",
                    help="variants to time (default: every built-in variant)")
     s.add_argument("--deals", type=int, default=200, help="greedy deals to time per variant (default 200)")
