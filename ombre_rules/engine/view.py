@@ -183,33 +183,35 @@ def seat_facts(state, seat: int) -> Seat:
     """Exactly the facts `view(state, seat, actions=False)` gives a bot, read from the state's masks without
     naming a card: what the seat's view shows and nothing else."""
     r = state.rules
+    hands = state.hands
     gone = 0  # the cards of the tricks played: the piles won (each trick goes whole to its winner)
     for w in state.won:
         gone |= w
-    played = gone.bit_count() + len(state.trick)
-    seen = state.hands[seat] | state.discards[seat] | gone
-    for c in state.trick:
-        seen |= 1 << c
+    seen = hands[seat] | state.discards[seat] | gone
     if state.talon:
         seen |= leftover_shown(state, seat)
     if state.turned >= 0:
         seen |= 1 << state.turned
     declarer = state.declarer
-    out_seats = [s for s in r.sitters[state.dealer] if s != declarer]
+    sitters = r.sitters[state.dealer]
     n = state.n
+    active = n - len(sitters) + sitters.count(declarer)  # the seats not sitting out (a sitter may declare)
+    cur = state.trick
     trick = []
-    s = state.current_player
-    if s < 0:
-        s = seat
-    for c in reversed(state.trick):
-        for _ in range(n):
-            s = (s - 1) % n
-            if s not in out_seats:
-                break
-        trick.append((s, c))
-    trick.reverse()
-    partner = state.partner if partner_known(state, seat) else None
-    active = n - len(out_seats)
-    total = (sum(h.bit_count() for h in state.hands) + played) // active
-    return Seat(r, seat, state.hands[seat], seen, state.contract, state.trump, declarer if declarer >= 0 else None,
+    if cur:
+        out_seats = [s for s in sitters if s != declarer]
+        s = state.current_player
+        if s < 0:
+            s = seat
+        for c in reversed(cur):
+            seen |= 1 << c
+            for _ in range(n):
+                s = (s - 1) % n
+                if s not in out_seats:
+                    break
+            trick.append((s, c))
+        trick.reverse()
+    partner = state.partner if state.partner >= 0 and partner_known(state, seat) else None
+    total = (sum(map(int.bit_count, hands)) + gone.bit_count() + len(cur)) // active
+    return Seat(r, seat, hands[seat], seen, state.contract, state.trump, declarer if declarer >= 0 else None,
                 partner, state.called >= 0 and partner is None, trick, active, total, len(state.talon), None)
