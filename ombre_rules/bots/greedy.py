@@ -3,6 +3,7 @@ cards, and bids from a hand evaluation made with the variant's own rank tables."
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from itertools import pairwise
 
 from ..cards import bits
@@ -391,33 +392,36 @@ class GreedyPolicy:
 
     # -- play ------------------------------------------------------------------------------------------
     def play(self, s: Seat, legal: list[int]) -> int:
-        r = s.rules
-        ctx = s.ctx
-        deck = r.deck
+        nc = s.rules.A_DISCARD
+        return self.card(s.ctx, s.seat, s.declarer, s.contract, s.seen, s.trick, s.partners, s.active,
+                         [a for a in legal if a < nc])
+
+    def card(self, ctx, seat: int, declarer: int | None, contract, seen: int, trick: list[tuple[int, int]],
+             partners: Callable[[], set[int]], active: int, cards: list[int]) -> int:
+        """The card to play of `cards` for `seat`, which knows the places of the cards `seen`, with `trick` (seat,
+        card) in play, `partners()` its side, `active` seats playing, and the rank tables `ctx`."""
+        r = ctx.rules
         t = tables(ctx)
         beats = t.beats
-        keep = t.keep.__getitem__
-        unseen = deck.full_mask & ~s.seen
-        nc = r.A_DISCARD
-        cards = [a for a in legal if a < nc]
-        if s.seat == s.declarer and tricks_allowed(r, s.contract) is not None:
-            return self.duck(s, cards)
-        if not s.trick:
+        unseen = r.deck.full_mask & ~seen
+        if seat == declarer and tricks_allowed(r, contract) is not None:
+            return duck(ctx, trick, cards)
+        if not trick:
             masters = [c for c in cards if not unseen & beats[c]]
             if masters:
                 return max(masters, key=t.lead_high.__getitem__)
             tm = t.tm
             plain = [c for c in cards if not tm >> c & 1]
             return min(plain or cards, key=t.lead_low.__getitem__)
-        row = ctx.key[ctx.eff[s.trick[0][1]]]
-        best_seat, best = max(s.trick, key=lambda sc: row[sc[1]])
-        if best_seat in s.partners():
-            return min(cards, key=keep)
+        row = ctx.key[ctx.eff[trick[0][1]]]
+        best_seat, best = max(trick, key=lambda sc: row[sc[1]])
+        if best_seat in partners():
+            return min(cards, key=t.keep.__getitem__)
         top = row[best]
         winners = sorted((c for c in cards if row[c] > top), key=row.__getitem__)
         if not winners:
-            return min(cards, key=keep)
-        if len(s.trick) == s.active - 1:
+            return min(cards, key=t.keep.__getitem__)
+        if len(trick) == active - 1:
             return winners[0]
         for c in winners:  # the cheapest card no unseen card can overtake in this trick
             if not unseen & beats[c]:
@@ -425,18 +429,18 @@ class GreedyPolicy:
         return winners[0]
 
 
-    def duck(self, s: Seat, cards: list[int]) -> int:
-        """The declarer of a low contract: lead his lowest card; follow with the highest card that does not take
-        the trick, or, when each would, the lowest."""
-        ctx = s.ctx
-        if not s.trick:
-            return min(cards, key=lambda c: ctx.power[c])
-        row = ctx.key[ctx.eff[s.trick[0][1]]]
-        top = max(row[c] for _seat, c in s.trick)
-        under = [c for c in cards if row[c] < top]
-        if under:
-            return max(under, key=lambda c: ctx.power[c])
-        return min(cards, key=lambda c: row[c])
+def duck(ctx, trick: list[tuple[int, int]], cards: list[int]) -> int:
+    """The declarer of a low contract: lead his lowest card; follow with the highest card that does not take
+    the trick, or, when each would, the lowest."""
+    power = ctx.power
+    if not trick:
+        return min(cards, key=power.__getitem__)
+    row = ctx.key[ctx.eff[trick[0][1]]]
+    top = max(row[c] for _seat, c in trick)
+    under = [c for c in cards if row[c] < top]
+    if under:
+        return max(under, key=power.__getitem__)
+    return min(cards, key=row.__getitem__)
 
 
 class GreedyPlayer:

@@ -53,34 +53,51 @@ def _trick_seats(rules, v: dict) -> list[tuple[int, int]]:
 def from_state(state, seat: int) -> Seat:
     """A seat's situation read from a state (a sampled world): the same facts its view gives."""
     r = state.rules
-    seen = state.hands[seat] | state.discards[seat]
-    for w in state.won:
-        seen |= w
+    seen = state.hands[seat] | state.discards[seat] | played_cards(state)
     sitters = r.sitters[state.dealer]
     declarer = state.declarer
-    trick = []
-    if state.trick:
-        s = state.leader
-        nxt = state.nxt
-        for c in state.trick:
-            seen |= 1 << c
-            trick.append((s, c))
-            s = nxt[s]
-            while s in sitters and s != declarer:
-                s = nxt[s]
-    partner = state.partner
-    hidden = False
-    if partner >= 0:
-        if not partner_known(state, seat):
-            partner, hidden = None, True
-    else:
-        partner = None
-        hidden = state.called >= 0 and declarer != seat
+    partner, hidden = world_partner(state, seat)
     active = r.players - len(sitters) + (declarer in sitters)
     held = 0
     for h in state.hands:
         held += h.bit_count()
     total = (held + sum(state.tricks) * active + len(state.trick)) // active
     return Seat(r, seat, state.hands[seat], seen, state.contract, state.trump,
-                declarer if declarer >= 0 else None, partner, hidden, trick, active, total,
+                declarer if declarer >= 0 else None, partner, hidden, world_trick(state), active, total,
                 len(state.talon), state.high)
+
+
+def played_cards(state) -> int:
+    """Every card played to a trick so far (the piles won and the trick in play)."""
+    m = 0
+    for w in state.won:
+        m |= w
+    for c in state.trick:
+        m |= 1 << c
+    return m
+
+
+def world_trick(state) -> list[tuple[int, int]]:
+    """The trick in play as (seat, card), in order of play."""
+    trick = []
+    if state.trick:
+        sitters = state.rules.sitters[state.dealer]
+        declarer = state.declarer
+        s = state.leader
+        nxt = state.nxt
+        for c in state.trick:
+            trick.append((s, c))
+            s = nxt[s]
+            while s in sitters and s != declarer:
+                s = nxt[s]
+    return trick
+
+
+def world_partner(state, seat: int) -> tuple[int | None, bool]:
+    """The declarer's partner as `seat` knows him (None: not known) and whether he has one it does not know."""
+    partner = state.partner
+    if partner >= 0:
+        if not partner_known(state, seat):
+            return None, True
+        return partner, False
+    return None, state.called >= 0 and state.declarer != seat

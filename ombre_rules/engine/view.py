@@ -159,24 +159,33 @@ class Seat:
     def ctx(self):
         """The rank tables of the contract and trump (or, before a contract, of the first contract, with its
         fixed trump if it has one, else no trump)."""
-        r = self.rules
-        c = self.contract or r.contracts[0]
-        trump = self.trump
-        if trump is None and c.trump_mode == "fixed":
-            trump = c.fixed_suit
-        return r.context(c.ranking, trump)
+        return rank_context(self.rules, self.contract, self.trump)
 
     def partners(self) -> set[int]:
         """The seats certainly on this seat's side (itself included)."""
-        d = self.declarer
-        if d is None:
-            return {self.seat}
-        side = {d} | ({self.partner} if self.partner is not None else set())
-        if self.seat in side:
-            return side
-        if self.hidden_partner:
-            return {self.seat}
-        return set(range(self.rules.players)) - side
+        return side_of(self.seat, self.declarer, self.partner, self.hidden_partner, self.rules.players)
+
+
+def rank_context(rules, contract, trump):
+    """The rank tables of a contract and trump (or, before a contract, of the first contract, with its fixed
+    trump if it has one, else no trump)."""
+    c = contract or rules.contracts[0]
+    if trump is None and c.trump_mode == "fixed":
+        trump = c.fixed_suit
+    return rules.context(c.ranking, trump)
+
+
+def side_of(seat: int, declarer: int | None, partner: int | None, hidden_partner: bool, players: int) -> set[int]:
+    """The seats `seat` knows for certain to be on its side (itself included), knowing the declarer, his
+    partner (None: none known) and whether he has a partner it does not know."""
+    if declarer is None:
+        return {seat}
+    side = {declarer} | ({partner} if partner is not None else set())
+    if seat in side:
+        return side
+    if hidden_partner:
+        return {seat}
+    return set(range(players)) - side
 
 
 def seat_facts(state, seat: int) -> Seat:
