@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 
-from ..cards import bits
 from ..engine import State
 from ..engine.view import partner_known
 from ..errors import OmbreError
@@ -148,6 +147,7 @@ def sample(k: Knowledge, rng: random.Random, tries: int = 20) -> State | None:
 
 def _try(k: Knowledge, rng: random.Random) -> State | None:
     r = k.rules
+    bits = r.deck.bits  # the deck's table look-up, as cards.bits gives
     n = r.players
     me = k.me
     pool = bits(k.unknown)
