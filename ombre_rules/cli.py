@@ -10,10 +10,11 @@ import time
 
 from . import __version__, book_cli, outfile
 from . import bench as bench_mod
+from .bots.pimc import DEFAULT_ROLLOUTS
 from .checking import check_variant
 from .errors import OmbreError, SpecErrors
 from .outfile import open_output
-from .players import make_player
+from .players import MAX_ROLLOUTS, make_player
 from .ruleset import Ruleset, load
 
 EPILOG = """examples:
@@ -162,9 +163,12 @@ def cmd_bench_bots(args) -> int:
     variants = args.variants or speed.builtin_variants()
     for v in variants:
         load(v)  # a bad name fails before any timing starts
-    rows = speed.measure(variants, args.deals, args.decisions, args.seed)
+    if not 0 < args.rollouts <= MAX_ROLLOUTS:
+        raise OmbreError(f"--rollouts must be from 1 to {MAX_ROLLOUTS}")
+    rows = speed.measure(variants, args.deals, args.decisions, args.seed, args.rollouts)
     if args.json:
-        print(json.dumps({"deals": args.deals, "decisions": args.decisions, "seed": args.seed, "variants": rows}))
+        print(json.dumps({"deals": args.deals, "decisions": args.decisions, "seed": args.seed,
+                          "rollouts": args.rollouts, "variants": rows}))
     else:
         print(speed.table(rows))
     return 0
@@ -344,13 +348,17 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("bench-bots", help="time the bots: greedy deals/s and Monte-Carlo time per decision",
                        description="Time the bots on each variant, in one run and one process: deals per second "
                        "of 'simulate' with greedy players at every seat (the same deals it plays), and the time "
-                       "of one Monte-Carlo (pimc) decision at its default budget, with pimc at one seat (the "
-                       "seat moves round deal by deal) and greedy at the others. Decisions with a single legal "
-                       "action are not timed.")
+                       "of one Monte-Carlo (pimc) decision at --rollouts play-outs, with pimc at one seat (the "
+                       "seat moves round deal by deal) and greedy at the others, also as a multiple of the time "
+                       "of 1000 random deals ('bench') of the variant. Decisions with a single legal action are "
+                       "not timed. Times are the process's CPU time, so that a run on a busy machine stays "
+                       "comparable with itself.")
     s.add_argument("variants", nargs="*", metavar="VARIANT|FILE",
                    help="variants to time (default: every built-in variant)")
     s.add_argument("--deals", type=int, default=200, help="greedy deals to time per variant (default 200)")
     s.add_argument("--decisions", type=int, default=100, help="pimc decisions to time per variant (default 100)")
+    s.add_argument("--rollouts", type=int, default=DEFAULT_ROLLOUTS,
+                   help=f"pimc play-outs a decision (default {DEFAULT_ROLLOUTS})")
     s.add_argument("--seed", type=int, default=1, help="seed of the run (default 1)")
     s.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     s.set_defaults(fn=cmd_bench_bots)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
+from .engine.view import seat_facts
 from .errors import OmbreError, quoted
 
 
@@ -32,9 +33,18 @@ HELP = ("random (uniform over legal actions), greedy (cheap tricks, hand evaluat
         "pimc (Monte-Carlo over greedy play-outs; pimc:N for N play-outs a decision, pimc:Xs for X seconds)")
 
 
+def observe(player: Player, state, seat: int):
+    """What `player` is shown of `seat`: its view (with or without the action list, as `view_actions` says),
+    or, for a player whose `view_actions` is "facts", the same view's facts as card masks (`engine.view.Seat`)."""
+    wants = getattr(player, "view_actions", True)
+    if wants == "facts":
+        return seat_facts(state, seat)
+    return state.view(seat, wants)
+
+
 def act(player: Player, state, seat: int) -> int:
     """Ask a player for the move of `seat`, giving it that seat's view and the legal actions, nothing else."""
-    return player.act(state.view(seat, getattr(player, "view_actions", True)), state.legal_actions())
+    return player.act(observe(player, state, seat), state.legal_actions())
 
 
 def make_player(name: str, seed: int | None = None, rules=None) -> Player:

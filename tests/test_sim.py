@@ -89,6 +89,7 @@ def test_wilson():
     (["compare", "ombre", "nosuch", "--out", "x"], "unknown variant 'nosuch'"),
     (["bench-bots", "ombre", "--decisions", "0"], "--decisions must be at least 1"),
     (["bench-bots", "nosuch"], "unknown variant 'nosuch'"),
+    (["bench-bots", "ombre", "--rollouts", "0"], "--rollouts must be from 1 to 100000"),
 ])
 def test_cli_errors(argv, msg, capsys):
     assert main(argv) == 1
@@ -107,15 +108,20 @@ def test_bench_bots_output_shape(capsys):
     timings themselves are not tested)."""
     assert main(["bench-bots", "ombre-a-dos", "ombre", "--deals", "3", "--decisions", "2", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert (data["deals"], data["decisions"], data["seed"]) == (3, 2, 1)
+    assert (data["deals"], data["decisions"], data["seed"], data["rollouts"]) == (3, 2, 1, DEFAULT_ROLLOUTS)
     assert [r["variant"] for r in data["variants"]] == ["ombre-a-dos", "ombre"]
     for r in data["variants"]:
-        assert set(r) == {"variant", "players", "greedy", "pimc"}
+        assert set(r) == {"variant", "players", "greedy", "random", "pimc"}
         assert set(r["greedy"]) == {"deals", "seconds", "deals_per_s"} and r["greedy"]["deals"] == 3
-        assert set(r["pimc"]) == {"decisions", "rollouts", "deals", "mean_ms", "max_ms", "greedy_fallbacks"}
+        assert set(r["random"]) == {"deals", "seconds"} and r["random"]["deals"] == 1000
+        assert set(r["pimc"]) == {"decisions", "rollouts", "deals", "mean_ms", "max_ms", "greedy_fallbacks",
+                                  "per_random_deals"}
         assert r["pimc"]["decisions"] == 2 and r["pimc"]["rollouts"] == DEFAULT_ROLLOUTS
         assert 0 <= r["pimc"]["greedy_fallbacks"] <= 2
         assert r["greedy"]["deals_per_s"] > 0 and 0 < r["pimc"]["mean_ms"] <= r["pimc"]["max_ms"]
+        assert r["pimc"]["per_random_deals"] == round(r["pimc"]["mean_ms"] / (1000 * r["random"]["seconds"]), 3)
+    assert main(["bench-bots", "ombre-a-dos", "--deals", "2", "--decisions", "1", "--rollouts", "6", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["variants"][0]["pimc"]["rollouts"] == 6
     assert main(["bench-bots", "ombre-a-dos", "--deals", "2", "--decisions", "1"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].split()[:3] == ["variant", "greedy", "deals/s"] and lines[1].split()[0] == "ombre-a-dos"

@@ -3,10 +3,12 @@ cards, and bids from a hand evaluation made with the variant's own rank tables."
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from itertools import pairwise
 
 from ..cards import bits
 from ..engine.phases import DONE
-from .seat import Seat, from_state, from_view
+from .seat import Seat, from_view
 
 # A bid needs this share of the tricks above an equal share (a declarer must beat each opponent).
 BID_MARGIN = 0.08
@@ -18,14 +20,24 @@ LOW_SLACK = 0.0
 EXCHANGE_DRAWS = 4
 
 
+# Exchange values a trump context remembers before it forgets them all (a seat values one hand many times).
+MEMO_SIZE = 4096
+
+
 class Tables:
     """Per trump context, what the greedy player asks of every card, worked out once: the cards that beat it
-    when it leads its own suit, and its order of keeping."""
+    when it leads its own suit, its order of keeping, and the cards in the orders the estimates walk them."""
 
-    __slots__ = ("beats", "keep", "median")
+    __slots__ = ("ctx", "beats", "keep", "median", "power", "tm", "pm", "tdesc", "plain", "suit_cards", "ordered",
+                 "pasc", "adesc", "aasc", "memo", "tshares", "lead_high", "lead_low")
 
-    def __init__(self, ctx, deck) -> None:
+    def __init__(self, ctx) -> None:
+        deck = ctx.rules.deck
         n = deck.size
+        power = self.power = ctx.power
+        tm = self.tm = ctx.trump_mask
+        self.pm = deck.full_mask & ~tm
+        self.ctx = ctx
         self.beats = []
         for c in range(n):
             row = ctx.key[ctx.eff[c]]
@@ -35,121 +47,188 @@ class Tables:
                     m |= 1 << u
             self.beats.append(m)
         # order of keeping: plain before trump, few points before many, low before high
-        self.keep = [(ctx.trump_mask >> c & 1, deck.cards[c].points, ctx.power[c]) for c in range(n)]
-        ps = sorted(p for p in ctx.power if p < 1000)
+        self.keep = [(tm >> c & 1, deck.cards[c].points, power[c]) for c in range(n)]
+        # a lead: the master to lead (trump before plain, then the highest), the card to lead without one
+        self.lead_high = [(tm >> c & 1, power[c]) for c in range(n)]
+        self.lead_low = [(deck.cards[c].points, power[c]) for c in range(n)]
+        ps = sorted(p for p in power if p < 1000)
         self.median = ps[len(ps) // 2] if ps else 0
+        # every list below is in the order a stable sort of the cards (lowest id first) by power gives
+        self.adesc = sorted(range(n), key=lambda c: -power[c])
+        self.aasc = sorted(range(n), key=power.__getitem__)
+        self.tdesc = [c for c in self.adesc if tm >> c & 1]
+        self.pasc = [c for c in self.aasc if not tm >> c & 1]
+        # per plain suit that has cards: its mask, its cards strongest first, and the tricks its holdings bring
+        # (shared by every context that orders the suit's cards so)
+        self.plain = []
+        for s in range(len(deck.suits)):
+            cards = [c for c in self.adesc if not tm >> c & 1 and ctx.eff[c] == s]
+            if cards:
+                self.plain.append((_mask(cards), cards, _SHARES.setdefault(("plain", *cards), {})))
+        # whether every plain suit's cards come before the next suit's (then the suits of any hand are in the
+        # order of their lowest cards already)
+        self.ordered = all(a[0].bit_length() < (b[0] & -b[0]).bit_length() for a, b in pairwise(self.plain))
+        self.memo: dict = {}  # (hand, unseen, can, demands) -> exchange value
+        self.tshares = _SHARES.setdefault(("trumps", *self.tdesc), {})
 
 
 _TABLES: dict = {}  # per context (contexts live as long as their ruleset, which caches them)
+# per order of a plain suit's cards (or of the trumps): (the hand's cards there, the unseen ones there) -> the
+# tricks they bring, one share per card that brings one
+_SHARES: dict[tuple, dict] = {}
 
 
-def tables(ctx, deck) -> Tables:
+def tables(ctx) -> Tables:
     t = _TABLES.get(ctx)
     if t is None:
-        t = _TABLES[ctx] = Tables(ctx, deck)
+        t = _TABLES[ctx] = Tables(ctx)
     return t
 
 
-def higher_count(ctx, c: int, others: int) -> int:
-    """How many cards of `others` beat `c` when `c` leads its own suit."""
-    return (others & tables(ctx, ctx.rules.deck).beats[c]).bit_count()
-
-
-def is_master(ctx, c: int, unseen: int) -> bool:
-    """No card still unseen beats `c` when it leads."""
-    return not unseen & tables(ctx, ctx.rules.deck).beats[c]
-
-
-def estimate(ctx, hand: int, unseen: int) -> float:
-    """Tricks a hand should take with this trump context: trumps that can draw the higher ones still out,
-    top plain cards, and seconds guarded by length."""
-    power = ctx.power
-    tm = ctx.trump_mask
+def estimate(t: Tables, hand: int, unseen: int) -> float:
+    """Tricks a hand should take with the trump context of `t`: trumps that can draw the higher ones still out,
+    top plain cards, and seconds guarded by length. Each suit's shares are worked out once per holding and
+    remembered; they are added in the order the cards were always counted (trumps, then the plain suits by
+    the hand's lowest card in each), so the sum is the same to the last bit."""
     tricks = 0.0
-    mine = sorted(bits(hand & tm), key=lambda c: -power[c])
-    out = unseen & tm
-    for i, c in enumerate(mine):
-        h = higher_count(ctx, c, out)
-        if h <= i:
-            tricks += 1.0
-        elif h <= i + 1:
-            tricks += 0.5
-    if len(mine) > out.bit_count():
-        tricks += 0.5
-    by_suit: dict[int, list[int]] = {}
-    for c in bits(hand & ~tm):
-        by_suit.setdefault(ctx.eff[c], []).append(c)
-    for cards in by_suit.values():
-        cards.sort(key=lambda c: -power[c])
-        for j, c in enumerate(cards):
-            h = higher_count(ctx, c, unseen & ~tm)
-            if h <= j:
-                tricks += 0.8 if j == 0 else 0.4
+    mine = hand & t.tm
+    if mine:
+        key = (mine, unseen & t.tm)
+        memo = t.tshares
+        shares = memo.get(key)
+        if shares is None:
+            shares = _remember(memo, key, _trump_shares(t.tdesc, t.beats, *key))
+        for x in shares:
+            tricks += x
+    plain = t.plain if t.ordered else sorted(t.plain, key=lambda p: (m := hand & p[0]) & -m)
+    for sm, cards, memo in plain:
+        m = hand & sm
+        if m:
+            key = (m, unseen & sm)
+            shares = memo.get(key)
+            if shares is None:
+                shares = _remember(memo, key, _plain_shares(cards, t.beats, *key))
+            for x in shares:
+                tricks += x
     return tricks
 
 
-def junk(ctx, hand: int, unseen: int) -> list[int]:
+def _remember(memo: dict, key: tuple, value):
+    if len(memo) >= MEMO_SIZE:
+        memo.clear()
+    memo[key] = value
+    return value
+
+
+def _trump_shares(tdesc: list[int], beats: list[int], mine: int, out: int) -> tuple[float, ...]:
+    """The tricks a hand's trumps `mine` bring with the trumps `out` unseen: a whole trick for each that can
+    draw the higher ones still out, half for one a trump short, half for holding more trumps than are out."""
+    shares = []
+    i = 0  # trumps of the hand above this one
+    for c in tdesc:
+        if mine >> c & 1:
+            h = (out & beats[c]).bit_count()
+            if h <= i:
+                shares.append(1.0)
+            elif h <= i + 1:
+                shares.append(0.5)
+            i += 1
+    if i > out.bit_count():
+        shares.append(0.5)
+    return tuple(shares)
+
+
+def _plain_shares(cards: list[int], beats: list[int], mine: int, out: int) -> tuple[float, ...]:
+    """The tricks a hand's cards `mine` of one plain suit (`cards`, strongest first) bring with that suit's
+    cards `out` unseen: the top card that is master, and each lower one guarded by as many cards above it as
+    unseen cards beat it."""
+    shares = []
+    j = 0
+    for c in cards:
+        if mine >> c & 1:
+            if (out & beats[c]).bit_count() <= j:
+                shares.append(0.8 if j == 0 else 0.4)
+            j += 1
+    return tuple(shares)
+
+
+def junk(t: Tables, hand: int, unseen: int) -> list[int]:
     """Plain cards that are not masters, weakest first: what an exchange throws."""
-    power = ctx.power
-    out = [c for c in bits(hand & ~ctx.trump_mask) if not is_master(ctx, c, unseen)]
-    out.sort(key=lambda c: power[c])
-    return out
-
-
-def usefulness(ctx, deck, c: int) -> tuple:
-    """Order of keeping: plain before trump, few points before many, low before high."""
-    return tables(ctx, deck).keep[c]
+    beats = t.beats
+    return [c for c in t.pasc if hand >> c & 1 and unseen & beats[c]]
 
 
 def best_trump(rules, contract, hand: int, unseen: int, suits) -> tuple[float, object]:
     """The trump (of `suits`) that makes the hand strongest, with its estimate."""
     best = None
     for s in suits:
-        ctx = rules.context(contract.ranking, s)
-        e = estimate(ctx, hand, unseen)
+        e = estimate(tables(rules.context(contract.ranking, s)), hand, unseen)
         if best is None or e > best[0]:
             best = (e, s)
     return best
 
 
-def exchange_value(ctx, hand: int, unseen: int, can: int, demands: int) -> float:
+def exchange_value(t: Tables, hand: int, unseen: int, can: int, demands: int) -> float:
     """The hand's estimate once it has thrown its junk (up to `can` cards) for as many unseen cards, averaged
     over a few draws, and (for `demands` > 0) its weakest cards for the strongest unseen ones. The draws are
-    seeded by the hand, so one hand always gets one value."""
-    est = estimate(ctx, hand, unseen)
+    seeded by the hand, so one hand always gets one value (remembered: a seat values its hand at every bid)."""
+    key = (hand, unseen, can, demands)
+    memo = t.memo
+    v = memo.get(key)
+    if v is None:
+        if len(memo) >= MEMO_SIZE:
+            memo.clear()
+        v = memo[key] = _exchange_value(t, hand, unseen, can, demands)
+    return v
+
+
+def _exchange_value(t: Tables, hand: int, unseen: int, can: int, demands: int) -> float:
+    est = estimate(t, hand, unseen)
     if demands:
-        power = ctx.power
-        top = sorted(bits(unseen), key=lambda c: -power[c])[:demands]
-        low = sorted(bits(hand), key=lambda c: power[c])[:len(top)]
+        top = [c for c in t.adesc if unseen >> c & 1][:demands]
+        low = [c for c in t.aasc if hand >> c & 1][:len(top)]
         got = _mask(top)
         hand, unseen = (hand & ~_mask(low)) | got, unseen & ~got
-        est = max(est, estimate(ctx, hand, unseen))
-    throw = junk(ctx, hand, unseen)[:can]
+        est = max(est, estimate(t, hand, unseen))
+    throw = junk(t, hand, unseen)[:can]
     if not throw:
         return est
     keep = hand & ~_mask(throw)
-    pool = bits(unseen)
-    if len(pool) < len(throw):
+    if unseen.bit_count() < len(throw):
         return est
-    rng = random.Random(hand)
     total = 0.0
-    for _ in range(EXCHANGE_DRAWS):
-        got = _mask(rng.sample(pool, len(throw)))
-        total += estimate(ctx, keep | got, unseen & ~got)
+    for got in _draws(hand, unseen, len(throw)):
+        total += estimate(t, keep | got, unseen & ~got)
     return max(est, total / EXCHANGE_DRAWS)
 
 
-def contract_value(rules, contract, hand: int, unseen: int, talon: int) -> float:
-    """Tricks the hand should take as declarer of `contract`, counting what an exchange or a demand may bring:
-    with the best trump the declarer may name, or on average over the trumps that may be turned."""
+_DRAWS: dict = {}  # (hand, unseen, cards drawn) -> the draws: the same for every trump a hand is valued with
+
+
+def _draws(hand: int, unseen: int, k: int) -> tuple[int, ...]:
+    """EXCHANGE_DRAWS draws of `k` cards of `unseen` (lowest first, drawn from as a list) as masks, seeded by
+    the hand."""
+    key = (hand, unseen, k)
+    got = _DRAWS.get(key)
+    if got is None:
+        pool = bits(unseen)
+        sample = random.Random(hand).sample
+        got = _remember(_DRAWS, key, tuple(_mask(sample(pool, k)) for _ in range(EXCHANGE_DRAWS)))
+    return got
+
+
+def contract_reaches(rules, contract, hand: int, unseen: int, talon: int, need: float) -> bool:
+    """Whether the tricks the hand should take as declarer of `contract`, counting what an exchange or a demand
+    may bring, reach `need`: with the best trump the declarer may name (the first that reaches it will do), or
+    on average over the trumps that may be turned."""
     choices = rules.trump_choices(contract) or [None]
     lim = contract.exchange.declarer.max_const if contract.exchange is not None else 0
     can = talon if lim is None else min(lim, talon)
-    vals = [exchange_value(rules.context(contract.ranking, s), hand, unseen, can, contract.demands)
-            for s in choices]
+    vals = (exchange_value(tables(rules.context(contract.ranking, s)), hand, unseen, can, contract.demands)
+            for s in choices)
     if contract.trump_mode == "turned":
-        return sum(vals) / len(vals)
-    return max(vals)
+        return sum(vals) / len(choices) >= need
+    return any(v >= need for v in vals)
 
 
 # Random deals played to learn what a contract asks of its declarer.
@@ -189,7 +268,7 @@ def low_estimate(rules, contract, hand: int, unseen: int) -> float:
     """Tricks a hand is likely to be unable to lose as declarer of `contract`: its trick estimate with the
     trump that makes it weakest (or on average over the trumps that may be turned)."""
     choices = rules.trump_choices(contract) or [None]
-    vals = [estimate(rules.context(contract.ranking, t), hand, unseen) for t in choices]
+    vals = [estimate(tables(rules.context(contract.ranking, t)), hand, unseen) for t in choices]
     return sum(vals) / len(vals) if contract.trump_mode == "turned" else min(vals)
 
 
@@ -200,11 +279,35 @@ def _mask(cards) -> int:
     return m
 
 
+_LADDERS: dict = {}  # per ruleset
+
+
+def _ladder(rules) -> tuple[list[int], str | None, bool]:
+    """The levels of the biddable contracts, in order; the ranking of the lowest (the ladder's kind of play);
+    whether some contract gives the declarer a partner (then sides play for a majority of the tricks, even a
+    declarer alone; elsewhere the declarer plays to beat each opponent)."""
+    out = _LADDERS.get(rules)
+    if out is None:
+        biddable = [c for c in rules.contracts if c.biddable]
+        kind = min(biddable, key=lambda c: c.level).ranking if biddable else None
+        teams = any(c.call is not None and not c.call.demand for c in rules.contracts)
+        out = _LADDERS[rules] = (sorted({c.level for c in biddable}), kind, teams)
+    return out
+
+
 class GreedyPolicy:
     """Greedy decisions over a seat's situation (`Seat`)."""
 
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
+    def __init__(self, rng: random.Random | None = None, seed: int | None = None) -> None:
+        self._rng = rng
+        self._seed = seed
+
+    @property
+    def rng(self) -> random.Random:
+        """The generator of its random choices (made from `seed` when first needed: most deals need none)."""
+        if self._rng is None:
+            self._rng = random.Random(self._seed)
+        return self._rng
 
     def choose(self, s: Seat, legal: list[int]) -> int:
         if len(legal) == 1:
@@ -223,8 +326,8 @@ class GreedyPolicy:
             suits = [r.deck.suits[a - r.A_TRUMP] for a in legal]
             unseen = r.deck.full_mask & ~s.seen
             if s.contract is not None and tricks_allowed(r, s.contract) is not None:
-                return r.A_TRUMP + min(suits, key=lambda t: estimate(r.context(s.contract.ranking, t), s.hand,
-                                                                     unseen)).index
+                return r.A_TRUMP + min(suits, key=lambda t: estimate(tables(r.context(s.contract.ranking, t)),
+                                                                     s.hand, unseen)).index
             return r.A_TRUMP + best_trump(r, s.contract, s.hand, unseen, suits)[1].index
         for a in (r.A_STOP, r.A_ACCEPT, r.A_DRAW, r.A_PASS):
             if a in legal:
@@ -242,14 +345,8 @@ class GreedyPolicy:
         r = s.rules
         unseen = r.deck.full_mask & ~s.seen
         share = s.tricks_total / max(s.active, 2)
-        biddable = [c for c in r.contracts if c.biddable]
-        ladder = sorted({c.level for c in biddable})
-        kind = min(biddable, key=lambda c: c.level).ranking if biddable else None
+        ladder, kind, teams = _ladder(r)
         bids = sorted((r.contracts[a - r.A_BID] for a in legal if r.A_BID <= a < r.A_TRUMP), key=lambda c: c.level)
-
-        # where some contract gives the declarer a partner, sides play for a majority of the tricks, even a
-        # declarer alone; elsewhere the declarer plays to beat each opponent
-        teams = any(c.call is not None and not c.call.demand for c in r.contracts)
 
         def need(c) -> float:
             side = 2 if c.call is not None and not c.call.demand else 1
@@ -261,14 +358,15 @@ class GreedyPolicy:
         def supports(c) -> bool:
             allowed = tricks_allowed(r, c)
             if allowed is None:
-                return contract_value(r, c, s.hand, unseen, s.talon) >= need(c)
+                return contract_reaches(r, c, s.hand, unseen, s.talon, need(c))
             return low_estimate(r, c, s.hand, unseen) <= allowed + LOW_SLACK
 
-        ok = [c for c in bids if supports(c)]
-        if ok:
-            same = [c for c in ok if c.ranking == kind]
-            c = max(same, key=lambda c: (c.value, -c.level)) if same else ok[0]
-            return r.A_BID + c.index
+        # the most valuable supported bid of the ladder's kind (the lowest of equal worth), else the lowest
+        # supported one of another kind: each tried in that order until one is supported
+        same = sorted((c for c in bids if c.ranking == kind), key=lambda c: (-c.value, c.level))
+        for c in same + [c for c in bids if c.ranking != kind]:
+            if supports(c):
+                return r.A_BID + c.index
         if r.A_HOLD in legal and s.high_bid is not None and supports(s.high_bid):
             return r.A_HOLD
         return r.A_PASS if r.A_PASS in legal else self.rng.choice(legal)
@@ -282,43 +380,48 @@ class GreedyPolicy:
             ctx = r.context(s.contract.ranking, suit)
         else:
             ctx = s.ctx
+        t = tables(ctx)
         may = {a - r.A_DISCARD for a in legal if r.A_DISCARD <= a < r.A_BID}
-        for c in junk(ctx, s.hand, unseen):
-            if c in may and (s.seat == s.declarer or ctx.power[c] < tables(ctx, r.deck).median):
+        for c in junk(t, s.hand, unseen):
+            if c in may and (s.seat == s.declarer or t.power[c] < t.median):
                 return r.A_DISCARD + c
         if r.A_DRAW in legal:
             return r.A_DRAW
-        c = min(may, key=lambda c: usefulness(ctx, r.deck, c))
+        c = min(may, key=t.keep.__getitem__)
         return r.A_DISCARD + c
 
     # -- play ------------------------------------------------------------------------------------------
     def play(self, s: Seat, legal: list[int]) -> int:
-        r = s.rules
-        ctx = s.ctx
-        deck = r.deck
-        t = tables(ctx, deck)
+        nc = s.rules.A_DISCARD
+        return self.card(s.ctx, s.seat, s.declarer, s.contract, s.seen, s.trick, s.partners, s.active,
+                         [a for a in legal if a < nc])
+
+    def card(self, ctx, seat: int, declarer: int | None, contract, seen: int, trick: list[tuple[int, int]],
+             partners: Callable[[], set[int]], active: int, cards: list[int]) -> int:
+        """The card to play of `cards` for `seat`, which knows the places of the cards `seen`, with `trick` (seat,
+        card) in play, `partners()` its side, `active` seats playing, and the rank tables `ctx`."""
+        r = ctx.rules
+        t = tables(ctx)
         beats = t.beats
-        keep = t.keep.__getitem__
-        unseen = deck.full_mask & ~s.seen
-        nc = r.A_DISCARD
-        cards = [a for a in legal if a < nc]
-        if s.seat == s.declarer and tricks_allowed(r, s.contract) is not None:
-            return self.duck(s, cards)
-        if not s.trick:
+        unseen = r.deck.full_mask & ~seen
+        if seat == declarer and tricks_allowed(r, contract) is not None:
+            return duck(ctx, trick, cards)
+        if not trick:
             masters = [c for c in cards if not unseen & beats[c]]
             if masters:
-                return max(masters, key=lambda c: (ctx.trump_mask >> c & 1, ctx.power[c]))
-            plain = [c for c in cards if not ctx.trump_mask >> c & 1]
-            return min(plain or cards, key=lambda c: (deck.cards[c].points, ctx.power[c]))
-        row = ctx.key[ctx.eff[s.trick[0][1]]]
-        best_seat, best = max(s.trick, key=lambda sc: row[sc[1]])
-        if best_seat in s.partners():
-            return min(cards, key=keep)
+                return max(masters, key=t.lead_high.__getitem__)
+            tm = t.tm
+            plain = [c for c in cards if not tm >> c & 1]
+            return min(plain or cards, key=t.lead_low.__getitem__)
+        row = ctx.key[ctx.eff[trick[0][1]]]
+        best_seat, best = max(trick, key=lambda sc: row[sc[1]])
+        if best_seat in partners():
+            return min(cards, key=t.keep.__getitem__)
         top = row[best]
         winners = sorted((c for c in cards if row[c] > top), key=row.__getitem__)
         if not winners:
-            return min(cards, key=keep)
-        if len(s.trick) == s.active - 1:
+            return min(cards, key=t.keep.__getitem__)
+        if len(trick) == active - 1:
             return winners[0]
         for c in winners:  # the cheapest card no unseen card can overtake in this trick
             if not unseen & beats[c]:
@@ -326,38 +429,33 @@ class GreedyPolicy:
         return winners[0]
 
 
-    def duck(self, s: Seat, cards: list[int]) -> int:
-        """The declarer of a low contract: lead his lowest card; follow with the highest card that does not take
-        the trick, or, when each would, the lowest."""
-        ctx = s.ctx
-        if not s.trick:
-            return min(cards, key=lambda c: ctx.power[c])
-        row = ctx.key[ctx.eff[s.trick[0][1]]]
-        top = max(row[c] for _seat, c in s.trick)
-        under = [c for c in cards if row[c] < top]
-        if under:
-            return max(under, key=lambda c: ctx.power[c])
-        return min(cards, key=lambda c: row[c])
+def duck(ctx, trick: list[tuple[int, int]], cards: list[int]) -> int:
+    """The declarer of a low contract: lead his lowest card; follow with the highest card that does not take
+    the trick, or, when each would, the lowest."""
+    power = ctx.power
+    if not trick:
+        return min(cards, key=power.__getitem__)
+    row = ctx.key[ctx.eff[trick[0][1]]]
+    top = max(row[c] for _seat, c in trick)
+    under = [c for c in cards if row[c] < top]
+    if under:
+        return max(under, key=power.__getitem__)
+    return min(cards, key=row.__getitem__)
 
 
 class GreedyPlayer:
     """The greedy player seeing only its seat's view."""
 
     name = "greedy"
-    view_actions = False  # the action list is not needed: hand, tricks and the trick in play suffice
+    view_actions = "facts"  # its view's facts as masks (`engine.view.seat_facts`): no names to build and read
 
     def __init__(self, seed: int | None = None, rules=None) -> None:
         self.rules = rules
-        self.policy = GreedyPolicy(random.Random(seed))
+        self.policy = GreedyPolicy(seed=seed)
 
-    def act(self, view: dict, legal: list[int]) -> int:
+    def act(self, view: dict | Seat, legal: list[int]) -> int:
+        """The greedy choice from the seat's view (a dict) or from its facts (`Seat`)."""
         if len(legal) == 1:
             return legal[0]
-        return self.policy.choose(from_view(self.rules, view), legal)
+        return self.policy.choose(view if type(view) is Seat else from_view(self.rules, view), legal)
 
-
-def greedy_action(policy: GreedyPolicy, state, legal: list[int]) -> int:
-    """The greedy choice of the seat to move in a (sampled) world."""
-    if len(legal) == 1:
-        return legal[0]
-    return policy.choose(from_state(state, state.to_move), legal)

@@ -7,19 +7,58 @@ import random
 import time
 
 from ..engine import DONE
-from .greedy import GreedyPolicy, greedy_action
+from ..engine.phases import PLAY
+from ..engine.view import rank_context, side_of
+from .greedy import GreedyPolicy
 from .sample import Knowledge, sample
-from .seat import from_view
+from .seat import from_state, from_view, played_cards, world_partner, world_trick
 
 DEFAULT_ROLLOUTS = 200
 
 
 def playout(world, policy: GreedyPolicy) -> None:
     """Play a world to its end with the greedy policy at every seat."""
-    legal = world.legal_actions
+    legal_actions = world.legal_actions
     apply = world.apply
+    choose = policy.choose
     while world.phase != DONE:
-        apply(greedy_action(policy, world, legal()))
+        if world.phase == PLAY:
+            _play(world, policy)
+            continue
+        legal = legal_actions()
+        apply(legal[0] if len(legal) == 1 else choose(from_state(world, world.to_move), legal))
+
+
+def _play(world, policy: GreedyPolicy) -> None:
+    """Play on while the world is in the play phase: greedy's card for every seat, worked out from what stays
+    fixed through the phase (the rank tables, the seats playing) and the cards played, kept up card by card;
+    a choice other than a card (a claim, a concession) as greedy makes it from the seat's situation."""
+    r = world.rules
+    nd = r.A_DISCARD
+    ctx = rank_context(r, world.contract, world.trump)
+    contract = world.contract
+    declarer = world.declarer if world.declarer >= 0 else None
+    sitters = r.sitters[world.dealer]
+    active = r.players - len(sitters) + (world.declarer in sitters)
+    played = played_cards(world)
+    legal_actions = world.legal_actions
+    apply = world.apply
+    card = policy.card
+    while world.phase == PLAY:
+        legal = legal_actions()
+        seat = world.to_move
+        if len(legal) == 1:
+            a = legal[0]
+        elif legal[-1] >= nd:
+            a = policy.choose(from_state(world, seat), legal)
+        else:
+            partner, hidden = world_partner(world, seat)
+            seen = world.hands[seat] | world.discards[seat] | played
+            a = card(ctx, seat, declarer, contract, seen, world_trick(world),
+                     lambda s=seat, p=partner, h=hidden: side_of(s, declarer, p, h, r.players), active, legal)
+        apply(a)
+        if a < nd:
+            played |= 1 << a
 
 
 class PimcPlayer:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 
-from ..cards import bits
 from ..engine import State
 from ..engine.view import partner_known
 from ..errors import OmbreError
@@ -24,6 +23,11 @@ class Knowledge:
         self.v = v
         self.me = me = v["seat"]
         self.acts = [(a["seat"], a["action"]) for a in v["actions"]]
+        # the actions to replay in every sample, read once: (seat, notation, id or None for a hidden card)
+        try:
+            self.steps = [(seat, text, _parse(rules, text)) for seat, text in self.acts]
+        except OmbreError:  # no world replays an action that is none
+            self.steps = None
         # what the seat is offered now and whether it knows its partner: both may follow from hidden cards (a
         # claim open only to a side with enough tricks, a declarer told his partner when the claim falls due)
         self.legal = [rules.parse_action(t) for t in v["legal"]] if v.get("legal") is not None else None
@@ -99,7 +103,7 @@ class Knowledge:
         self.need = [0 if s == me else v["hand_sizes"][s] - known[s].bit_count() for s in range(n)]
         self.disc_need = [0 if s == me else v["discard_counts"][s] for s in range(n)]
         self.talon_need = v["talon_size"] - talon_known.bit_count()
-        self.consistent = (min(self.need + self.disc_need + [self.talon_need]) >= 0 and
+        self.consistent = self.steps is not None and (min(self.need + self.disc_need + [self.talon_need]) >= 0 and
                            sum(self.need) + sum(self.disc_need) + self.talon_need
                            == self.unknown.bit_count() + self.given.bit_count())
 
@@ -143,6 +147,7 @@ def sample(k: Knowledge, rng: random.Random, tries: int = 20) -> State | None:
 
 def _try(k: Knowledge, rng: random.Random) -> State | None:
     r = k.rules
+    bits = r.deck.bits  # the deck's table look-up, as cards.bits gives
     n = r.players
     me = k.me
     pool = bits(k.unknown)
@@ -226,15 +231,15 @@ def _try(k: Knowledge, rng: random.Random) -> State | None:
     try:
         w = State(r, dealer=k.v["dealer"], pool=k.v["pool_before"], hands=hands, talon=talon)
         left = [bits(disc[s]) for s in range(n)]
-        for s, text in k.acts:
-            a = _parse(r, text)
+        verbs = r.action_verbs
+        for s, text, a in k.steps:
             if a is not None:
                 w.apply(a)
                 continue
-            choice = [a for a in w.legal_actions() if r.action_str(a).split()[0] == text]
+            choice = [a for a in w.legal_actions() if verbs[a] == text]
             if text == "give":  # a hidden give: the card this world gave
                 g = gives.pop(0) if gives else PENDING
-                choice = [a for a in choice if g >= 0 and r.action_str(a) == f"give {r.deck.name(g)}"]
+                choice = [a for a in choice if g >= 0 and a == r.A_GIVE + g]
             mine = [a for a in choice if a - r.A_DISCARD in left[s]]
             a = (mine or choice or [None])[0]
             if a is None:

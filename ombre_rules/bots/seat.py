@@ -2,52 +2,9 @@
 world of a Monte-Carlo search, from that world's state (where every card is the sample's own guess)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..engine.view import Seat, partner_known
 
-from ..engine.view import partner_known
-
-
-@dataclass(slots=True)
-class Seat:
-    """A seat's situation: its hand, what is gone, the trick in play, the sides as far as it knows them."""
-
-    rules: object
-    seat: int
-    hand: int
-    seen: int  # every card whose place the seat knows is not an opponent's hand: its own, played, shown, its discards
-    contract: object | None  # the Contract, once fixed
-    trump: object | None  # the trump Suit, once fixed
-    declarer: int | None
-    partner: int | None  # the declarer's partner when known to this seat
-    hidden_partner: bool  # the declarer has a partner this seat does not know yet
-    trick: list[tuple[int, int]]  # (seat, card) of the trick in play, in order
-    active: int  # seats taking part in the deal
-    tricks_total: int  # tricks a deal has
-    talon: int  # cards left in the stock
-    high_bid: object | None  # the contract of the highest bid so far
-
-    @property
-    def ctx(self):
-        """The rank tables of the contract and trump (or, before a contract, of the first contract, with its
-        fixed trump if it has one, else no trump)."""
-        r = self.rules
-        c = self.contract or r.contracts[0]
-        trump = self.trump
-        if trump is None and c.trump_mode == "fixed":
-            trump = c.fixed_suit
-        return r.context(c.ranking, trump)
-
-    def partners(self) -> set[int]:
-        """The seats certainly on this seat's side (itself included)."""
-        d = self.declarer
-        if d is None:
-            return {self.seat}
-        side = {d} | ({self.partner} if self.partner is not None else set())
-        if self.seat in side:
-            return side
-        if self.hidden_partner:
-            return {self.seat}
-        return set(range(self.rules.players)) - side
+__all__ = ["Seat", "from_state", "from_view"]
 
 
 def from_view(rules, v: dict) -> Seat:
@@ -96,29 +53,51 @@ def _trick_seats(rules, v: dict) -> list[tuple[int, int]]:
 def from_state(state, seat: int) -> Seat:
     """A seat's situation read from a state (a sampled world): the same facts its view gives."""
     r = state.rules
-    seen = state.hands[seat] | state.discards[seat]
-    for w in state.won:
-        seen |= w
+    seen = state.hands[seat] | state.discards[seat] | played_cards(state)
     sitters = r.sitters[state.dealer]
-    trick = []
-    s = state.leader
-    nxt = state.nxt
+    declarer = state.declarer
+    partner, hidden = world_partner(state, seat)
+    active = r.players - len(sitters) + (declarer in sitters)
+    held = 0
+    for h in state.hands:
+        held += h.bit_count()
+    total = (held + sum(state.tricks) * active + len(state.trick)) // active
+    return Seat(r, seat, state.hands[seat], seen, state.contract, state.trump,
+                declarer if declarer >= 0 else None, partner, hidden, world_trick(state), active, total,
+                len(state.talon), state.high)
+
+
+def played_cards(state) -> int:
+    """Every card played to a trick so far (the piles won and the trick in play)."""
+    m = 0
+    for w in state.won:
+        m |= w
     for c in state.trick:
-        seen |= 1 << c
-        trick.append((s, c))
-        s = nxt[s]
-        while s in sitters and s != state.declarer:
+        m |= 1 << c
+    return m
+
+
+def world_trick(state) -> list[tuple[int, int]]:
+    """The trick in play as (seat, card), in order of play."""
+    trick = []
+    if state.trick:
+        sitters = state.rules.sitters[state.dealer]
+        declarer = state.declarer
+        s = state.leader
+        nxt = state.nxt
+        for c in state.trick:
+            trick.append((s, c))
             s = nxt[s]
+            while s in sitters and s != declarer:
+                s = nxt[s]
+    return trick
+
+
+def world_partner(state, seat: int) -> tuple[int | None, bool]:
+    """The declarer's partner as `seat` knows him (None: not known) and whether he has one it does not know."""
     partner = state.partner
-    hidden = False
     if partner >= 0:
         if not partner_known(state, seat):
-            partner, hidden = None, True
-    else:
-        partner = None
-        hidden = state.called >= 0 and state.declarer != seat
-    active = r.players - len(sitters) + (state.declarer in sitters)
-    total = (sum(h.bit_count() for h in state.hands) + sum(state.tricks) * active + len(state.trick)) // active
-    return Seat(r, seat, state.hands[seat], seen, state.contract, state.trump,
-                state.declarer if state.declarer >= 0 else None, partner, hidden, trick, active, total,
-                len(state.talon), state.high)
+            return None, True
+        return partner, False
+    return None, state.called >= 0 and state.declarer != seat

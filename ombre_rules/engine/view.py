@@ -1,6 +1,7 @@
 """The one observation model: what a seat may see. Views, logs shown to a seat, and bots all use it."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from ..checks import seat_id
@@ -132,3 +133,94 @@ def view(state, seat: int, actions: bool = True) -> dict[str, Any]:
     if state.result is not None:
         out["result"] = state.result.to_dict()
     return out
+
+
+@dataclass(slots=True)
+class Seat:
+    """A seat's situation as card masks, what a bot reads: its hand, what is gone, the trick in play, the sides as
+    far as it knows them. `seat_facts` reads it from a state; `bots.seat` from a view or a sampled world."""
+
+    rules: Any
+    seat: int
+    hand: int
+    seen: int  # every card whose place the seat knows is not an opponent's hand: its own, played, shown, its discards
+    contract: Any  # the Contract, once fixed
+    trump: Any  # the trump Suit, once fixed
+    declarer: int | None
+    partner: int | None  # the declarer's partner when known to this seat
+    hidden_partner: bool  # the declarer has a partner this seat does not know yet
+    trick: list[tuple[int, int]]  # (seat, card) of the trick in play, in order
+    active: int  # seats taking part in the deal
+    tricks_total: int  # tricks a deal has
+    talon: int  # cards left in the stock
+    high_bid: Any  # the contract of the highest bid so far (None when read without the action list)
+
+    @property
+    def ctx(self):
+        """The rank tables of the contract and trump (or, before a contract, of the first contract, with its
+        fixed trump if it has one, else no trump)."""
+        return rank_context(self.rules, self.contract, self.trump)
+
+    def partners(self) -> set[int]:
+        """The seats certainly on this seat's side (itself included)."""
+        return side_of(self.seat, self.declarer, self.partner, self.hidden_partner, self.rules.players)
+
+
+def rank_context(rules, contract, trump):
+    """The rank tables of a contract and trump (or, before a contract, of the first contract, with its fixed
+    trump if it has one, else no trump)."""
+    c = contract or rules.contracts[0]
+    if trump is None and c.trump_mode == "fixed":
+        trump = c.fixed_suit
+    return rules.context(c.ranking, trump)
+
+
+def side_of(seat: int, declarer: int | None, partner: int | None, hidden_partner: bool, players: int) -> set[int]:
+    """The seats `seat` knows for certain to be on its side (itself included), knowing the declarer, his
+    partner (None: none known) and whether he has a partner it does not know."""
+    if declarer is None:
+        return {seat}
+    side = {declarer} | ({partner} if partner is not None else set())
+    if seat in side:
+        return side
+    if hidden_partner:
+        return {seat}
+    return set(range(players)) - side
+
+
+def seat_facts(state, seat: int) -> Seat:
+    """Exactly the facts `view(state, seat, actions=False)` gives a bot, read from the state's masks without
+    naming a card: what the seat's view shows and nothing else."""
+    r = state.rules
+    hands = state.hands
+    gone = 0  # the cards of the tricks played: the piles won (each trick goes whole to its winner)
+    for w in state.won:
+        gone |= w
+    seen = hands[seat] | state.discards[seat] | gone
+    if state.talon:
+        seen |= leftover_shown(state, seat)
+    if state.turned >= 0:
+        seen |= 1 << state.turned
+    declarer = state.declarer
+    sitters = r.sitters[state.dealer]
+    n = state.n
+    active = n - len(sitters) + sitters.count(declarer)  # the seats not sitting out (a sitter may declare)
+    cur = state.trick
+    trick = []
+    if cur:
+        out_seats = [s for s in sitters if s != declarer]
+        s = state.current_player
+        if s < 0:
+            s = seat
+        for c in reversed(cur):
+            seen |= 1 << c
+            for _ in range(n):
+                s = (s - 1) % n
+                if s not in out_seats:
+                    break
+            trick.append((s, c))
+        trick.reverse()
+    partner = state.partner if state.partner >= 0 and partner_known(state, seat) else None
+    total = (sum(map(int.bit_count, hands)) + gone.bit_count() + len(cur)) // active
+    return Seat(r, seat, hands[seat], seen, state.contract, state.trump, declarer if declarer >= 0 else None,
+                partner, state.called >= 0 and partner is None, trick, active, total, len(state.talon), None)

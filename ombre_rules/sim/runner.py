@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 
 from ..engine import DONE, State
 from ..errors import OmbreError
-from ..players import make_player
+from ..players import make_player, observe
 from ..ruleset import Ruleset, load
 
 
@@ -40,7 +40,6 @@ def play_deal(rules: Ruleset, names: list[str], seed: int, i: int) -> dict:
     offered: set[str] = set()
     decisions = choices = 0
     high = rules.A_DISCARD
-    wants_view = [getattr(p, "view_actions", True) for p in players]
     while state.phase != DONE:
         seat = state.to_move
         legal = state.legal_actions()
@@ -50,7 +49,7 @@ def play_deal(rules: Ruleset, names: list[str], seed: int, i: int) -> dict:
         if max(legal) >= high:
             offered.update(verbs[a] for a in legal if a >= high)
         # as players.act does, with the legal list already made
-        state.apply(players[seat].act(state.view(seat, wants_view[seat]), legal))
+        state.apply(players[seat].act(observe(players[seat], state, seat), legal))
     res = state.result
     return {"deal": i, "seed": s, "dealer": state.dealer, "declarer": res.declarer, "contract": res.contract,
             "trump": res.trump, "outcome": res.outcome, "tricks": list(res.tricks), "payments": list(res.payments),

@@ -1,0 +1,64 @@
+"""The bots' decisions pinned: whole deals played by greedy at every seat, and by a Monte-Carlo player at one
+seat, give the action sequences recorded in `data/bot_decisions.json` (recorded before the bots were made
+faster, so a speed-up that changes a decision fails here)."""
+import json
+from pathlib import Path
+
+import pytest
+
+from ombre_rules.sim.runner import _rules, play_deal
+
+PINNED = json.loads((Path(__file__).parent / "data" / "bot_decisions.json").read_text())
+VARIANTS = sorted(PINNED["greedy"])
+
+
+def test_every_builtin_variant_is_pinned():
+    from ombre_rules.sim.speed import builtin_variants
+
+    assert VARIANTS == sorted(builtin_variants()) == sorted(PINNED["pimc"])
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_greedy_decisions(variant):
+    """Deals 0-3 of a run with seed 5, greedy at every seat."""
+    r = _rules(variant, {})
+    got = [", ".join(play_deal(r, ["greedy"] * r.players, 5, i)["history"]) for i in range(4)]
+    assert got == PINNED["greedy"][variant]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_pimc_decisions(variant):
+    """Deals 0-1 of a run with seed 5, 12 play-outs a decision at seat i mod players, greedy elsewhere."""
+    r = _rules(variant, {})
+    got = []
+    for i in range(2):
+        names = ["greedy"] * r.players
+        names[i % r.players] = "pimc:12"
+        got.append(", ".join(play_deal(r, names, 5, i)["history"]))
+    assert got == PINNED["pimc"][variant]
+
+
+@pytest.mark.parametrize("variant", VARIANTS + ["quadrille(all_pass=redeal)", "ombre(all_pass=contrabola)"])
+def test_seat_facts_are_what_the_view_shows(variant):
+    """The masks greedy reads (`seat_facts`) are exactly what it would read from the seat's view, for every
+    seat at every step of random deals: they show a seat nothing its view does not."""
+    import random
+
+    from ombre_rules.bots.seat import from_view
+    from ombre_rules.engine import DONE, State
+    from ombre_rules.engine.view import seat_facts
+    from ombre_rules.ruleset import load
+
+    r = load(variant)
+    rng = random.Random(3)
+    checked = 0
+    for d in range(25):
+        s = State(r, seed=rng.getrandbits(32), dealer=d % r.players)
+        while True:
+            for seat in range(r.players):
+                assert seat_facts(s, seat) == from_view(r, s.view(seat, False)), (d, seat, s.history)
+                checked += 1
+            if s.phase == DONE:
+                break
+            s.apply(rng.choice(s.legal_actions()))
+    assert checked > 25 * r.players * 10
