@@ -83,14 +83,16 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=2000)
     ap.add_argument("--players", default="greedy")
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--rounds", type=int, default=3, help="rounds of the jobs/Dask comparison (0: none)")
     ap.add_argument("--sizes", type=lambda s: [int(x) for x in s.split(",") if x], default=[100, 1000, 10000, 100000])
     ap.add_argument("--size-players", default="random")
     ap.add_argument("--size-jobs", type=int, default=1)
     ap.add_argument("--no-dask", action="store_true", help="leave out the two Dask modes")
     a = ap.parse_args()
     modes = {"--jobs 1": ["--jobs", "1"], f"--jobs {a.jobs}": ["--jobs", str(a.jobs)]}
-    if a.no_dask:
+    if not a.rounds:
+        pass
+    elif a.no_dask:
         scaling(a, modes)
     else:
         from distributed import LocalCluster

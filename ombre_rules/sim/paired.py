@@ -8,7 +8,7 @@ from array import array
 from collections import Counter
 from collections.abc import Iterable
 
-from .stats import Moments, Scores, _balance, bootstrap_ci, per_deal, rates_of
+from .stats import Moments, Scores, balance_of, bootstrap_ci, per_deal, rates_of
 
 # the per-deal metrics whose differences are reported, with their labels (a new per-deal measure: a key of
 # `per_deal` and a label here)
@@ -96,7 +96,7 @@ class Differences:
                 for c, k in joint.items():
                     a[c // size] += k
                     b[c % size] += k
-                return _balance(rates_of(b, n, p)) - _balance(rates_of(a, n, p))
+                return balance_of(rates_of(b, n, p)) - balance_of(rates_of(a, n, p))
 
             d = diff(range(n))
             lo, hi = bootstrap_ci(diff, n)

@@ -107,6 +107,7 @@ class Moments:
         half = Z95 * sd / math.sqrt(self.n) if self.n else 0.0
         return {"mean": m, "sd": sd, "ci": [m - half, m + half]}
 
+
 def position_names(players: int) -> list[str]:
     """Names of the positions relative to the dealer, in the order of play: forehand first, the dealer last.
 
@@ -209,12 +210,12 @@ class Scores:
         return [h / 2 / n if n else 0.0 for h in self.halves]
 
     def balance(self) -> float:
-        return _balance(self.win_rates()) if self.codes else 0.0
+        return balance_of(self.win_rates()) if self.codes else 0.0
 
     def balance_ci(self) -> list[float]:
         """The resampled 95% interval of Balance."""
         codes, n = self.codes, len(self.codes)
-        return bootstrap_ci(lambda idx: _balance(rates_of(Counter(map(codes.__getitem__, idx)), n, self.players)),
+        return bootstrap_ci(lambda idx: balance_of(rates_of(Counter(map(codes.__getitem__, idx)), n, self.players)),
                             n) if n else [0.0, 0.0]
 
 
@@ -228,7 +229,7 @@ def rates_of(counts: Counter, n: int, players: int) -> list[float]:
     return [h / 2 / n for h in halves]
 
 
-def _balance(rates: list[float]) -> float:
+def balance_of(rates: list[float]) -> float:
     """1 minus the gap between the best and the worst position's win rate."""
     return 1.0 - (max(rates) - min(rates))
 
