@@ -251,5 +251,7 @@ def test_chunks_shrink_towards_the_end():
 
 def test_dask_local_form(capsys):
     pytest.importorskip("distributed")
+    here = list(runner.run("ombre", {}, ["greedy", "random", "greedy"], 6, 30))
+    assert list(runner.run("ombre", {}, ["greedy", "random", "greedy"], 6, 30, dask="local:2")) == here
     assert main(["simulate", "ombre", "--deals", "2", "--dask", "local:0"]) == 1
     assert "bad --dask 'local:0' (expected a scheduler address or local:N, 0 < N <= 256)" in capsys.readouterr().err

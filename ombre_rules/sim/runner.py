@@ -4,6 +4,7 @@ an empty pool, so deals are independent of each other and of the order they are 
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
 import os
 import signal
 import sys
@@ -163,6 +164,7 @@ MAX_LOCAL_WORKERS = 256  # N of --dask local:N
 def _client(address: str) -> Iterator[Any]:
     """A Dask client of the scheduler at `address`, or of a local cluster started for the run (`local:N`)."""
     try:
+        import dask
         from distributed import Client, LocalCluster
     except ImportError:
         raise OmbreError("--dask needs the 'dask' extra: pip install 'ombre_rules[dask]'") from None
@@ -173,6 +175,10 @@ def _client(address: str) -> Iterator[Any]:
             if not (n.isdigit() and 0 < int(n) <= MAX_LOCAL_WORKERS):
                 raise OmbreError(f"bad --dask '{address}' (expected a scheduler address or local:N, "
                                  f"0 < N <= {MAX_LOCAL_WORKERS})")
+            # forked workers start at once, with the rules this process has loaded (spawned ones import and load)
+            forked = "fork" in multiprocessing.get_all_start_methods()
+            stack.enter_context(dask.config.set({"distributed.worker.multiprocessing-method":
+                                                 "fork" if forked else "spawn"}))
             scheduler = stack.enter_context(LocalCluster(n_workers=int(n), threads_per_worker=1, processes=True,
                                                          dashboard_address=None))
         try:
