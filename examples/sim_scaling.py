@@ -8,8 +8,14 @@ of K one-thread local workers (started here, warmed by a short run, then used by
 Each command runs as its own process; the modes take turns in every round and each keeps its best round, so
 that other work on the machine biases the ratios less (the load average is printed with every round). The rate
 is the one `simulate` prints (its clock starts once the rules are loaded); the wall time includes the start-up
-of Python and the rules. Peak memory is the maximum resident set of the `simulate` process (its workers not
-counted). The size series writes every line (--out) to a temporary file.
+of Python and the rules. CPU seconds are those of the `simulate` process and of the processes it started and
+waited for (local workers; not those of a cluster reached by address). Peak memory is the maximum resident set
+of the `simulate` process or of one of those it waited for. The size series writes every line (--out) to a
+temporary file.
+
+On a machine shared with other work the jobs ratio measures little: Linux's autogroup scheduling (on when
+/proc/sys/kernel/sched_autogroup_enabled is 1) shares the CPU between sessions, not processes, so a second
+worker in the same session adds no CPU while the other sessions keep both cores busy.
 """
 from __future__ import annotations
 
@@ -40,7 +46,7 @@ def simulate(variant: str, deals: int, players: str, extra: list[str]) -> dict:
     if p.returncode or not m:
         raise SystemExit(f"failed ({p.returncode}): {' '.join(cmd)}\n{text}")
     return {"deals_per_s": float(m.group(3)), "seconds": float(m.group(2)), "wall": wall,
-            "max_rss_mb": usage.ru_maxrss / 1024}
+            "cpu": usage.ru_utime + usage.ru_stime, "max_rss_mb": usage.ru_maxrss / 1024}
 
 
 def load() -> str:
@@ -60,11 +66,11 @@ def scaling(a, modes: dict[str, list[str]]) -> None:
               f" deals/s ({load()})", flush=True)
     one = best(runs["--jobs 1"])
     print(f"\n{a.variant}, {a.deals} deals, players {a.players}: best of {a.rounds} rounds")
-    print(f"{'mode':<22} {'deals/s':>9} {'ratio':>6} {'wall s':>7} {'wall ratio':>10}")
+    print(f"{'mode':<22} {'deals/s':>9} {'ratio':>6} {'wall s':>7} {'wall ratio':>10} {'cpu s':>6}")
     for m in modes:
         b = best(runs[m])
         print(f"{m:<22} {b['deals_per_s']:>9.1f} {b['deals_per_s'] / one['deals_per_s']:>6.2f} {b['wall']:>7.2f} "
-              f"{one['wall'] / b['wall']:>10.2f}")
+              f"{one['wall'] / b['wall']:>10.2f} {b['cpu']:>6.1f}")
 
 
 def sizes(a) -> None:

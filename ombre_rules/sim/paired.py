@@ -26,7 +26,7 @@ def paired_ci(m: Moments) -> dict:
     return {"mean": d["mean"], "ci": [lo, hi], "pairs": m.n, "significant": bool(m.n) and (lo > 0 or hi < 0)}
 
 
-def _played_alike(x: dict) -> tuple[int, int]:
+def _fingerprints(x: dict) -> tuple[int, int]:
     """Fingerprints of a deal's play and of its result (64-bit hashes: equal for equal lines, and two different
     lines agree by chance once in about 2**64)."""
     return hash(tuple(x["history"])), hash((x["outcome"], tuple(x["payments"])))
@@ -51,7 +51,7 @@ class Deals:
         for k, a in self.values.items():
             v = d[k]
             a.append(math.nan if v is None else v)
-        p, r = _played_alike(x)
+        p, r = _fingerprints(x)
         self.play.append(p)
         self.result.append(r)
 
@@ -75,7 +75,7 @@ class Differences:
             a, b = self.base.values[k][i], d[k]
             if b is not None and a == a:  # NaN: the metric does not apply to the first variant's deal
                 m.add(b - a)
-        p, r = _played_alike(x)
+        p, r = _fingerprints(x)
         self.play_differs += p != self.base.play[i]
         self.result_differs += r != self.base.result[i]
 
