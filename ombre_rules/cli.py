@@ -198,44 +198,44 @@ def _run_checks(args) -> None:
 
 
 def cmd_simulate(args) -> int:
-    from .sim.runner import collect, run
-    from .sim.stats import metrics
+    from .sim.runner import _rules, collect, run
+    from .sim.stats import Tally
 
     _run_checks(args)
     if args.out:
         outfile.target(args.out)  # an unwritable target is found before the run
     opts = _options(args.option)
-    rules = load(args.variant, opts)
+    rules = _rules(args.variant, opts)
     names = _players(rules, args.players)
+    tally = Tally(rules.players)
     t0 = time.perf_counter()
     with open_output(args.out) if args.out else contextlib.nullcontext() as out:
         def sink(line: dict) -> None:
             if out is not None:
                 out.write(json.dumps(line, separators=(",", ":")) + "\n")
+            tally.add(line)
 
-        lines, stopped = collect(run(args.variant, opts, names, args.seed, args.deals, args.jobs, args.dask),
-                                 args.deals, rules.variant, sink, args.quiet)
+        done, stopped = collect(run(args.variant, opts, names, args.seed, args.deals, args.jobs, args.dask),
+                                args.deals, rules.variant, sink, args.quiet)
     info = sys.stderr if args.out == "-" else sys.stdout
     dt = time.perf_counter() - t0
-    m = metrics(lines, rules.players) if lines else None
-    print(f"{rules.variant}: {len(lines)} deals in {dt:.2f}s = {len(lines) / max(dt, 1e-9):.1f} deals/s "
+    print(f"{rules.variant}: {done} deals in {dt:.2f}s = {done / max(dt, 1e-9):.1f} deals/s "
           f"(players {','.join(names)}, seed {args.seed})" + ("; interrupted" if stopped else ""), file=info)
-    if m:
-        print("contracts: " + ", ".join(f"{c} {d['count']}" for c, d in m["contract_mix"].items()), file=info)
-        print("outcomes: " + ", ".join(f"{o} {d['count']}" for o, d in m["outcomes"].items()), file=info)
-        ds = m["declarer_success"]
-        print(f"declarer wins: {ds['count']} of {sum(1 for x in lines if x['contract'])} played "
-              f"({100 * ds['rate']:.1f}%)", file=info)
-        totals = [sum(x["payments"][k] for x in lines) for k in range(rules.players)]
-        print("net payments by seat: " + ", ".join(f"seat {k} ({names[k]}) {t:+d}" for k, t in enumerate(totals)),
-              file=info)
+    if done:
+        print("contracts: " + ", ".join(f"{c} {k}" for c, k in tally.contracts.most_common()), file=info)
+        print("outcomes: " + ", ".join(f"{o} {k}" for o, k in tally.outcomes.most_common()), file=info)
+        won, played = sum(tally.won.values()), sum(tally.played.values())
+        print(f"declarer wins: {won} of {played} played ({100 * won / played if played else 0.0:.1f}%)", file=info)
+        print("net payments by seat: " + ", ".join(f"seat {k} ({names[k]}) {t:+d}"
+                                                   for k, t in enumerate(tally.seat_total)), file=info)
     if args.out:
-        print(f"{len(lines)} lines written to {'standard output' if args.out == '-' else args.out}", file=info)
+        print(f"{done} lines written to {'standard output' if args.out == '-' else args.out}", file=info)
     return 130 if stopped else 0
 
 
 def cmd_compare(args) -> int:
     from .sim import compare, report
+    from .sim.runner import _rules
 
     _run_checks(args)
     if args.min_reached < 1:
@@ -246,8 +246,8 @@ def cmd_compare(args) -> int:
     runs = []
     for v in args.variants:
         o = opts if len(args.variants) == 1 else {}
-        rules = load(v, o)
-        runs.append(compare.Run(v, o, rules, _players(rules, args.players), []))
+        rules = _rules(v, o)
+        runs.append(compare.Run(v, o, rules, _players(rules, args.players)))
     stopped = compare.play(runs, args.seed, args.deals, args.jobs, args.dask, args.quiet)
     a = compare.analyse(runs, args.min_reached)
     if not a["variants"]:
@@ -255,7 +255,7 @@ def cmd_compare(args) -> int:
         return 130
     meta = {"deals": args.deals, "seed": args.seed, "players": args.players, "min_reached": args.min_reached,
             "players_by_variant": {r.rules.variant: r.players for r in runs},
-            "played": {r.rules.variant: len(r.lines) for r in runs},
+            "played": {r.rules.variant: r.deals for r in runs},
             "variants": list(a["variants"]), "interrupted": stopped}
     out = sys.stderr if args.out == "-" else sys.stdout
     for w in a["warnings"]:
@@ -410,8 +410,9 @@ def _sim_args(s, players_help: str) -> None:
                    help=f"one player for every seat, or one per seat (default greedy): {players_help}")
     s.add_argument("--seed", type=int, default=1, help="seed of the run (default 1)")
     s.add_argument("--jobs", type=int, default=1, metavar="K", help="local processes to use (default 1)")
-    s.add_argument("--dask", metavar="ADDRESS", help="run on the Dask cluster with this scheduler address "
-                   "(needs the 'dask' extra)")
+    s.add_argument("--dask", metavar="ADDRESS", help="run on the Dask cluster with this scheduler address, or "
+                   "on a local cluster of N one-thread worker processes started for the run (local:N) (needs the "
+                   "'dask' extra)")
     s.add_argument("--option", action="append", metavar="KEY=VALUE", help="set a variant option (repeatable)")
     s.add_argument("-q", "--quiet", action="store_true", help="no progress bar (it is shown on standard error "
                    "only when that is a terminal)")

@@ -1,14 +1,15 @@
 """`compare`: the same deal seeds played in every variant, then metrics, paired differences, rule coverage and
-the warnings about rules the deals barely reached."""
+the warnings about rules the deals barely reached. Each variant's deals stream into its accumulators as they
+are played; only the first variant keeps a few numbers a deal, for the paired differences."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..ruleset import Ruleset
-from .coverage import coverage, warnings
-from .paired import differences
+from .coverage import Coverage, warnings
+from .paired import Deals, Differences
 from .runner import collect, run
-from .stats import by_player, metrics
+from .stats import Metrics, by_player, per_deal
 
 # a rule by which compared variants differ, reached in fewer deals than this, is warned about
 MIN_REACHED = 30
@@ -16,20 +17,41 @@ MIN_REACHED = 30
 
 @dataclass
 class Run:
-    """One variant's part of a comparison: its rules, players by seat and the result lines of its deals."""
+    """One variant's part of a comparison: its rules, players by seat and what its deals added up to so far."""
 
     variant: str
     options: dict
     rules: Ruleset
     players: list[str]
-    lines: list[dict]
+    metrics: Metrics = field(init=False)
+    coverage: Coverage = field(init=False)
+    paired: Deals | Differences | None = None  # the first variant's deals, or the others' differences from them
+
+    def __post_init__(self) -> None:
+        self.metrics = Metrics(self.rules.players)
+        self.coverage = Coverage()
+
+    @property
+    def deals(self) -> int:
+        """How many deals were played."""
+        return self.metrics.deals
+
+    def add(self, x: dict) -> None:
+        """Add one deal's result line to every accumulator."""
+        d = per_deal(x, self.rules.players)
+        self.metrics.add(x, d)
+        self.coverage.add(x)
+        if self.paired is not None:
+            self.paired.add(x, d)
 
 
 def play(runs: list[Run], seed: int, deals: int, jobs: int, dask: str | None, quiet: bool = False) -> bool:
-    """Play each run's deals in turn (filling its lines); whether Ctrl-C stopped the comparison."""
+    """Play each run's deals in turn (into its accumulators); whether Ctrl-C stopped the comparison."""
     for i, r in enumerate(runs):
-        r.lines, stopped = collect(run(r.variant, r.options, r.players, seed, deals, jobs, dask), deals,
-                                   f"{r.rules.variant} ({i + 1}/{len(runs)})", quiet=quiet)
+        if len(runs) > 1:
+            r.paired = Deals(r.metrics.scores) if i == 0 else Differences(runs[0].paired, r.metrics.scores)
+        _done, stopped = collect(run(r.variant, r.options, r.players, seed, deals, jobs, dask), deals,
+                                 f"{r.rules.variant} ({i + 1}/{len(runs)})", r.add, quiet=quiet)
         if stopped:
             return True
     return False
@@ -37,17 +59,16 @@ def play(runs: list[Run], seed: int, deals: int, jobs: int, dask: str | None, qu
 
 def analyse(runs: list[Run], least: int = MIN_REACHED) -> dict:
     """Metrics, coverage and differences from the first variant, of the runs that played any deal."""
-    done = [r for r in runs if r.lines]
-    base = done[0] if done else None
-    paired = {r.rules.variant: differences(base.lines, r.lines, base.rules.players, r.rules.players)
-              for r in done[1:]}
+    done = [r for r in runs if r.deals]
+    paired = {r.rules.variant: r.paired.result() for r in done[1:]}
+    base = done[0].rules.variant if done else ""
     return {
-        "variants": {r.rules.variant: metrics(r.lines, r.rules.players) for r in done},
-        "coverage": {r.rules.variant: coverage(r.lines, r.rules) for r in done},
-        "players": {r.rules.variant: by_player(r.lines, r.players) for r in done},
+        "variants": {r.rules.variant: r.metrics.result() for r in done},
+        "coverage": {r.rules.variant: r.coverage.result(r.rules) for r in done},
+        "players": {r.rules.variant: by_player(r.metrics, r.players) for r in done},
         "paired": paired,
-        "warnings": warnings([(r.rules.variant, r.rules, r.lines) for r in done], least) + [
-            _alike(v, base.rules.variant, d["deals_differing"]) for v, d in paired.items()
+        "warnings": warnings([(r.rules.variant, r.rules, r.coverage) for r in done], least) + [
+            _alike(v, base, d["deals_differing"]) for v, d in paired.items()
             if d["deals_differing"]["result"] < least],
         "contract_order": list(dict.fromkeys(c.name for r in done for c in r.rules.contracts)),
     }

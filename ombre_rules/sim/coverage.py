@@ -1,11 +1,13 @@
 """Rule coverage: how often a run of deals reached each contract, outcome, mechanic and option-dependent rule,
-and which rules two compared variants differ by, with a warning for those a run barely reached."""
+and which rules two compared variants differ by, with a warning for those a run barely reached. A run is
+counted by what each deal reached (`Reached`), so coverage keeps a few counts, not the deals."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..ruleset import Ruleset
 from ..spec.resolve import fmt_value
@@ -24,44 +26,61 @@ MECHANICS = {
 }
 
 
+class Reached(NamedTuple):
+    """What coverage reads of a deal's result line: every rule's test is a function of these."""
+
+    contract: str | None
+    outcome: str
+    fallback: bool
+    played: bool  # a trick was played
+    offered: tuple[str, ...]
+    taken: tuple[str, ...]
+
+
+def reached(x: dict) -> Reached:
+    """What a deal's result line reached."""
+    return Reached(x["contract"], x["outcome"], x["fallback"], bool(x["winners"]), tuple(x["offered"]),
+                   tuple(x["taken"]))
+
+
 @dataclass(frozen=True)
 class Reach:
-    """A rule as coverage counts it: its label and the test of a result line that reached it."""
+    """A rule as coverage counts it: its label and the test of what a deal reached."""
 
     label: str
-    test: Callable[[dict], bool]
+    test: Callable[[Reached], bool]
 
 
-def _every(_x: dict) -> bool:
+def _every(_x: Reached) -> bool:
     return True
 
 
-def _played(x: dict) -> bool:
-    return bool(x["winners"])
+def _played(x: Reached) -> bool:
+    return x.played
 
 
-def _never(_x: dict) -> bool:
+def _never(_x: Reached) -> bool:
     return False
 
 
-def _offered(kind: str) -> Callable[[dict], bool]:
-    return lambda x: kind in x["offered"]
+def _offered(kind: str) -> Callable[[Reached], bool]:
+    return lambda x: kind in x.offered
 
 
-def _taken(kind: str) -> Callable[[dict], bool]:
-    return lambda x: kind in x["taken"]
+def _taken(kind: str) -> Callable[[Reached], bool]:
+    return lambda x: kind in x.taken
 
 
-def _contract(name: str) -> Callable[[dict], bool]:
-    return lambda x: x["contract"] == name
+def _contract(name: str) -> Callable[[Reached], bool]:
+    return lambda x: x.contract == name
 
 
-def _outcome(name: str) -> Callable[[dict], bool]:
-    return lambda x: x["outcome"] == name
+def _outcome(name: str) -> Callable[[Reached], bool]:
+    return lambda x: x.outcome == name
 
 
-def _fallback(x: dict) -> bool:
-    return x["fallback"]
+def _fallback(x: Reached) -> bool:
+    return x.fallback
 
 
 _PLAY = {"claim": ("claim offered", "stop"), "concede": ("concession offered", "concede"),
@@ -159,50 +178,72 @@ def _has(rules: Ruleset, path: tuple) -> bool:
     return True
 
 
-def coverage(lines: list[dict], rules: Ruleset) -> dict:
-    """Counts of the deals that reached each contract, outcome, all-pass rule, claim, mechanic and option rule."""
-    def count(test: Callable[[dict], bool]) -> int:
-        return sum(1 for x in lines if test(x))
+class Coverage:
+    """What a run's deals reached, counted as they come: deals per distinct `Reached`."""
 
-    mech = {}
-    for kind, label in MECHANICS.items():
-        off, took = count(_offered(kind)), count(_taken(kind))
-        if off:
-            mech[label] = {"offered": off, "taken": took}
-    options = {}
-    for key, paths in option_rules(rules).items():
-        rows: dict[str, int] = {}
-        for p in paths:
-            if _has(rules, p):
-                r = reach_of(p, rules.spec.data)
-                rows.setdefault(r.label, count(r.test))
-        options[f"{key}={fmt_value(rules.spec.options.get(key))}"] = rows
-    return {
-        "deals": len(lines),
-        "contracts": {c.name: count(_contract(c.name)) for c in rules.contracts},
-        "outcomes": {o: count(_outcome(o)) for o in rules.outcome_names},
-        "all_pass": {"rule": rules.auction.all_pass, "reached": count(_fallback)},
-        "claims": {"offered": count(_offered("stop")), "taken": count(_taken("stop"))},
-        "mechanics": mech,
-        "options": options,
-    }
+    def __init__(self) -> None:
+        self.deals = 0
+        self.seen: Counter[Reached] = Counter()
+
+    def add(self, x: dict) -> None:
+        self.deals += 1
+        self.seen[reached(x)] += 1
+
+    def count(self, test: Callable[[Reached], bool]) -> int:
+        """How many deals pass a rule's test."""
+        return sum(k for r, k in self.seen.items() if test(r))
+
+    def result(self, rules: Ruleset) -> dict:
+        """Counts of the deals that reached each contract, outcome, all-pass rule, claim, mechanic and option
+        rule."""
+        count = self.count
+        mech = {}
+        for kind, label in MECHANICS.items():
+            off, took = count(_offered(kind)), count(_taken(kind))
+            if off:
+                mech[label] = {"offered": off, "taken": took}
+        options = {}
+        for key, paths in option_rules(rules).items():
+            rows: dict[str, int] = {}
+            for p in paths:
+                if _has(rules, p):
+                    r = reach_of(p, rules.spec.data)
+                    rows.setdefault(r.label, count(r.test))
+            options[f"{key}={fmt_value(rules.spec.options.get(key))}"] = rows
+        return {
+            "deals": self.deals,
+            "contracts": {c.name: count(_contract(c.name)) for c in rules.contracts},
+            "outcomes": {o: count(_outcome(o)) for o in rules.outcome_names},
+            "all_pass": {"rule": rules.auction.all_pass, "reached": count(_fallback)},
+            "claims": {"offered": count(_offered("stop")), "taken": count(_taken("stop"))},
+            "mechanics": mech,
+            "options": options,
+        }
 
 
-def warnings(results: list[tuple[str, Ruleset, list[dict]]], least: int) -> list[str]:
+def coverage(lines: Iterable[dict], rules: Ruleset) -> dict:
+    """Counts of the deals (result lines) that reached each rule (see `Coverage.result`)."""
+    c = Coverage()
+    for x in lines:
+        c.add(x)
+    return c.result(rules)
+
+
+def warnings(results: list[tuple[str, Ruleset, Coverage]], least: int) -> list[str]:
     """Plain warnings, one per rule by which a variant differs from the first and that some variant having it
     reached in fewer than `least` deals."""
     if len(results) < 2:
         return []
     out: list[str] = []
     seen: set[str] = set()
-    v0, r0, _l0 = results[0]
-    for v, r, _lines in results[1:]:
+    v0, r0, _c0 = results[0]
+    for v, r, _cov in results[1:]:
         for p in differing(r0, r):
-            having = [(name, rr, ll) for name, rr, ll in results if _has(rr, p)]
+            having = [(name, rr, cc) for name, rr, cc in results if _has(rr, p)]
             reach = reach_of(p, (r if _has(r, p) else r0).spec.data)
             if reach.label in seen:
                 continue
-            counts = [(sum(1 for x in ll if reach.test(x)), len(ll), name) for name, rr, ll in having]
+            counts = [(cc.count(reach.test), cc.deals, name) for name, rr, cc in having]
             k, n, name = min(counts)
             if k < least:
                 seen.add(reach.label)

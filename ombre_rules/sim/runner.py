@@ -4,11 +4,17 @@ an empty pool, so deals are independent of each other and of the order they are 
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
 import os
 import signal
 import sys
+import threading
 import time
-from collections.abc import Callable, Iterator
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import ExitStack, closing, contextmanager
+from itertools import islice
+from typing import Any
 
 from ..engine import DONE, State
 from ..errors import OmbreError
@@ -76,20 +82,53 @@ def play_chunk(variant: str, options: dict, names: list[str], seed: int, first: 
     return [play_deal(rules, names, seed, i) for i in range(first, first + count)]
 
 
-def _quiet_worker() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+def _worker_start(variant: str, options: dict) -> None:
+    """A local worker's start: Ctrl-C is the parent's to handle; the rules are loaded once, before any chunk
+    (with the fork start method they come loaded from the parent)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _rules(variant, options)
 
 
-def chunks(deals: int, workers: int) -> list[tuple[int, int]]:
-    """(first, count) pieces of a run: a few per worker, so the load evens out and progress shows."""
-    size = max(1, min(200, deals // (workers * 8) if workers > 1 else 50))
-    return [(i, min(size, deals - i)) for i in range(0, deals, size)]
+MAX_CHUNK = 100  # deals of one chunk at most: its lines travel back together
+WINDOW = 3  # chunks in flight per worker: the one it plays and two queued behind it
+
+
+def chunks(deals: int, workers: int) -> Iterator[tuple[int, int]]:
+    """(first, count) pieces of a run in deal order: at most MAX_CHUNK deals and a quarter of a worker's share of
+    what is left, so that pieces shrink towards the end (guided scheduling) and every worker is busy until the
+    last deal.
+
+    >>> [c for _f, c in chunks(40, 2)]
+    [5, 4, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
+    """
+    first = 0
+    while first < deals:
+        count = max(1, min(MAX_CHUNK, (deals - first) // (4 * workers)))
+        yield first, count
+        first += count
+
+
+def ordered(submit: Callable[[int, int], Any], parts: Iterable[tuple[int, int]], window: int) -> Iterator[Any]:
+    """The result of `submit(first, count)` (a future) for each part, in order, with at most `window` parts
+    submitted and not yet taken: the next part goes out as the oldest result is taken, before it is handed
+    on. The parts still out are cancelled when the consumer stops."""
+    todo = iter(parts)
+    pending = deque(submit(*p) for p in islice(todo, window))
+    try:
+        while pending:
+            result = pending.popleft().result()
+            pending.extend(submit(*p) for p in islice(todo, 1))
+            yield result
+    finally:
+        for fut in pending:
+            fut.cancel()
 
 
 def run(variant: str, options: dict, names: list[str], seed: int, deals: int, jobs: int = 1,
         dask: str | None = None) -> Iterator[dict]:
-    """The result lines of a run, in deal order, played here, in `jobs` local processes, or on the Dask
-    cluster at address `dask`."""
+    """The result lines of a run, in deal order, as they are played: here, in `jobs` local processes, or on the
+    Dask cluster at address `dask` (`local:N`: a cluster of N one-thread worker processes started for the run).
+    At most WINDOW chunks a worker are out at any time, so memory does not grow with the run."""
     rules = _rules(variant, options)
     if len(names) != rules.players:
         raise OmbreError(f"--players names {len(names)} players; {rules.variant} has {rules.players} seats")
@@ -99,41 +138,65 @@ def run(variant: str, options: dict, names: list[str], seed: int, deals: int, jo
         yield from _run_dask(variant, options, names, seed, deals, dask)
         return
     if jobs <= 1:
-        for first, count in chunks(deals, 1):
-            yield from play_chunk(variant, options, names, seed, first, count)
+        for i in range(deals):
+            yield play_deal(rules, names, seed, i)
         return
     from concurrent.futures import ProcessPoolExecutor
 
-    ex = ProcessPoolExecutor(jobs, initializer=_quiet_worker)
+    ex = ProcessPoolExecutor(jobs, initializer=_worker_start, initargs=(variant, options))
     try:
-        futs = [ex.submit(play_chunk, variant, options, names, seed, f, c) for f, c in chunks(deals, jobs)]
-        for fut in futs:
-            yield from fut.result()
+        def submit(first: int, count: int):
+            return ex.submit(play_chunk, variant, options, names, seed, first, count)
+
+        with closing(ordered(submit, chunks(deals, jobs), WINDOW * jobs)) as results:
+            for lines in results:
+                yield from lines
     finally:
         ex.shutdown(wait=True, cancel_futures=True)
 
 
-def _run_dask(variant: str, options: dict, names: list[str], seed: int, deals: int, address) -> Iterator[dict]:
+LOCAL = "local:"
+MAX_LOCAL_WORKERS = 256  # N of --dask local:N
+
+
+@contextmanager
+def _client(address: str) -> Iterator[Any]:
+    """A Dask client of the scheduler at `address`, or of a local cluster started for the run (`local:N`)."""
     try:
-        from distributed import Client
+        import dask
+        from distributed import Client, LocalCluster
     except ImportError:
         raise OmbreError("--dask needs the 'dask' extra: pip install 'ombre_rules[dask]'") from None
-    try:
-        client = Client(address, timeout="5s", set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as e:
-        raise OmbreError(f"cannot reach the Dask scheduler at '{address}': {e}") from None
-    try:
-        workers = max(1, sum(client.nthreads().values()))
-        parts = chunks(deals, workers)
-        futs = client.map(play_chunk, [variant] * len(parts), [options] * len(parts), [names] * len(parts),
-                          [seed] * len(parts), [f for f, _c in parts], [c for _f, c in parts], pure=False)
+    with ExitStack() as stack:
+        scheduler: Any = address
+        if address.startswith(LOCAL):
+            n = address[len(LOCAL):]
+            if not (n.isdigit() and 0 < int(n) <= MAX_LOCAL_WORKERS):
+                raise OmbreError(f"bad --dask '{address}' (expected a scheduler address or local:N, "
+                                 f"0 < N <= {MAX_LOCAL_WORKERS})")
+            # forked workers start at once, with the rules this process has loaded (spawned ones import and load)
+            forked = "fork" in multiprocessing.get_all_start_methods()
+            stack.enter_context(dask.config.set({"distributed.worker.multiprocessing-method":
+                                                 "fork" if forked else "spawn"}))
+            scheduler = stack.enter_context(LocalCluster(n_workers=int(n), threads_per_worker=1, processes=True,
+                                                         dashboard_address=None))
         try:
-            for fut in futs:
-                yield from fut.result()
-        finally:
-            client.cancel(futs)
-    finally:
-        client.close()
+            client = stack.enter_context(Client(scheduler, timeout="5s", set_as_default=False))
+        except (OSError, TimeoutError, ValueError) as e:
+            raise OmbreError(f"cannot reach the Dask scheduler at '{address}': {e}") from None
+        yield client
+
+
+def _run_dask(variant: str, options: dict, names: list[str], seed: int, deals: int, address: str) -> Iterator[dict]:
+    with _client(address) as client:
+        workers = max(1, sum(client.nthreads().values()))
+
+        def submit(first: int, count: int):
+            return client.submit(play_chunk, variant, options, names, seed, first, count, pure=False)
+
+        with closing(ordered(submit, chunks(deals, workers), WINDOW * workers)) as results:
+            for lines in results:
+                yield from lines
 
 
 def _clock(seconds: float) -> str:
@@ -181,29 +244,58 @@ class Progress:
             self.stream.flush()
 
 
-def collect(lines: Iterator[dict], total: int, label: str, sink: Callable[[dict], None] | None = None,
-            quiet: bool = False) -> tuple[list[dict], bool]:
-    """Take a run's lines (passing each to `sink`), with a progress bar; Ctrl-C stops and keeps what is done.
-    Returns the lines and whether the run was interrupted."""
-    out: list[dict] = []
+class _Whole:
+    """Ctrl-C while a line is being passed on takes effect once it is passed on, so that every sink has it (or
+    none has); at any other moment it interrupts at once. Only in the main thread, with Python's own handler."""
+
+    def __init__(self) -> None:
+        self.busy = self.asked = False
+        self.old = None
+
+    def __enter__(self) -> _Whole:
+        if threading.current_thread() is threading.main_thread() and \
+                signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            self.old = signal.signal(signal.SIGINT, self._handler)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.old is not None:
+            signal.signal(signal.SIGINT, self.old)
+
+    def _handler(self, signum, frame) -> None:
+        if not self.busy:
+            raise KeyboardInterrupt
+        self.asked = True
+
+
+def collect(lines: Iterable[dict], total: int, label: str, sink: Callable[[dict], None] | None = None,
+            quiet: bool = False) -> tuple[int, bool]:
+    """Pass a run's lines to `sink` one by one as they come (nothing is kept), with a progress bar; Ctrl-C
+    stops and keeps what is done. Returns how many lines were taken and whether the run was interrupted."""
+    done = 0
     bar = Progress(total, label, quiet=quiet)
-    try:
-        for line in lines:
-            out.append(line)
-            if sink is not None:
-                sink(line)
-            bar.update(len(out))
-    except KeyboardInterrupt:
-        bar.close()
-        close = getattr(lines, "close", None)
-        if close is not None:
-            try:
-                close()
-            except KeyboardInterrupt:
-                pass
-        return out, True
+    with _Whole() as whole:
+        try:
+            for line in lines:
+                whole.busy = True
+                if sink is not None:
+                    sink(line)
+                done += 1
+                whole.busy = False
+                if whole.asked:
+                    raise KeyboardInterrupt
+                bar.update(done)
+        except KeyboardInterrupt:
+            bar.close()
+            close = getattr(lines, "close", None)
+            if close is not None:
+                try:
+                    close()
+                except KeyboardInterrupt:
+                    pass
+            return done, True
     bar.close()
-    return out, False
+    return done, False
 
 
 def cpu_count() -> int:

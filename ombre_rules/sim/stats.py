@@ -1,11 +1,14 @@
-"""Outcome statistics of a run of deals, with 95% confidence intervals. Metric names follow Ludii and
-CardStock where they mean the same thing: Duration, Decisiveness, Drawishness, Balance, AdvantageP1."""
+"""Outcome statistics of a run of deals, with 95% confidence intervals, accumulated as the deals stream in (a
+run keeps no result line: counts, sums and sums of squares, and one small code a deal for the resampled
+interval). Metric names follow Ludii and CardStock where they mean the same thing: Duration, Decisiveness,
+Drawishness, Balance, AdvantageP1."""
 from __future__ import annotations
 
 import math
 import random
+from array import array
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 
 from ..engine.settle import PASSED_OUT
 
@@ -28,25 +31,81 @@ def wilson(k: int, n: int) -> tuple[float, float]:
     return (min(p, max(0.0, mid - half)), max(p, min(1.0, mid + half)))
 
 
-def mean_sd(xs: list[float]) -> tuple[float, float]:
-    if not xs:
-        return (0.0, 0.0)
-    m = sum(xs) / len(xs)
-    if len(xs) < 2:
-        return (m, 0.0)
-    return (m, math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1)))
-
-
-def mean_ci(xs: list[float]) -> dict:
-    m, sd = mean_sd(xs)
-    half = Z95 * sd / math.sqrt(len(xs)) if xs else 0.0
-    return {"mean": m, "sd": sd, "ci": [m - half, m + half]}
-
-
 def share(k: int, n: int) -> dict:
     lo, hi = wilson(k, n)
     return {"count": k, "rate": k / n if n else 0.0, "ci": [lo, hi]}
 
+
+def _sqrt_ratio(num: int, den: int) -> float:
+    """The square root of num/den (integers, num >= 0, den > 0) correctly rounded: rounded to odd on at least 55
+    bits, then once to a float.
+
+    >>> _sqrt_ratio(2, 1) == 2 ** 0.5, _sqrt_ratio(9, 4)
+    (True, 1.5)
+    """
+    s = max(0, (110 - num.bit_length() + den.bit_length()) // 2 + 1)
+    x, rem = divmod(num << 2 * s, den)
+    r = math.isqrt(x)
+    if rem or r * r != x:
+        r |= 1
+    return r / (1 << s)
+
+
+class Moments:
+    """Count, sum and sum of squares of a stream of numbers: their mean, sd and 95% interval without keeping
+    them. The squares are taken about the first number (so that floats lose little to cancellation); sums of
+    integers stay exact, so their sd is the correctly rounded one. The mean is the plain sum's, in arrival
+    order (that of `sum(xs) / len(xs)`)."""
+
+    __slots__ = ("n", "s", "k", "t", "q")
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.s: float = 0  # the sum
+        self.k: float = 0  # the first number, the shift
+        self.t: float = 0  # the sum of x - k
+        self.q: float = 0  # the sum of (x - k) ** 2
+
+    def add(self, x: float) -> None:
+        if not self.n:
+            self.k = x
+        self.n += 1
+        self.s += x
+        y = x - self.k
+        self.t += y
+        self.q += y * y
+
+    @staticmethod
+    def merged(parts: Iterable[Moments]) -> Moments:
+        """The moments of several streams taken together (shifted to the first one's first number)."""
+        out = Moments()
+        for m in parts:
+            if not m.n:
+                continue
+            if not out.n:
+                out.k = m.k
+            d = m.k - out.k
+            out.n += m.n
+            out.s += m.s
+            out.q += m.q + 2 * d * m.t + m.n * d * d
+            out.t += m.t + m.n * d
+        return out
+
+    def mean_sd(self) -> tuple[float, float]:
+        n, t, q = self.n, self.t, self.q
+        if not n:
+            return (0.0, 0.0)
+        if n < 2:
+            return (self.s / n, 0.0)
+        if isinstance(t, int) and isinstance(q, int):
+            return (self.s / n, _sqrt_ratio(n * q - t * t, n * (n - 1)))
+        return (self.s / n, math.sqrt(max(0.0, (q - t * t / n) / (n - 1))))
+
+    def ci(self) -> dict:
+        """Mean, sd and the 95% normal interval of the mean."""
+        m, sd = self.mean_sd()
+        half = Z95 * sd / math.sqrt(self.n) if self.n else 0.0
+        return {"mean": m, "sd": sd, "ci": [m - half, m + half]}
 
 
 def position_names(players: int) -> list[str]:
@@ -62,32 +121,33 @@ def _th(k: int) -> str:
     return {2: "nd", 3: "rd"}.get(k, "th")
 
 
-def _leaders(winners: list[int], players: int) -> list[tuple[int, ...]]:
-    """After each trick, the seats with the most tricks so far."""
+def _leads(winners: list[int], payments: list[int], players: int) -> tuple[float, float]:
+    """LeadChange and Drama of a deal, in one pass over its trick winners (see `lead_change`, `drama`)."""
     tricks = [0] * players
-    out = []
-    for w in winners:
+    last = len(winners) - 1
+    changes = lone_losers = 0
+    prev: tuple[int, ...] = ()
+    for t, w in enumerate(winners):
         tricks[w] += 1
         top = max(tricks)
-        out.append(tuple(s for s in range(players) if tricks[s] == top))
-    return out
+        lead = tuple(s for s in range(players) if tricks[s] == top)
+        if t and lead != prev:
+            changes += 1
+        if t < last and len(lead) == 1 and payments[lead[0]] < 0:
+            lone_losers += 1
+        prev = lead
+    return (changes / last, lone_losers / last) if last > 0 else (0.0, 0.0)
 
 
 def lead_change(x: dict, players: int) -> float:
     """Share of a deal's tricks after the first at which the seats leading in tricks changed (LeadChange)."""
-    lead = _leaders(x["winners"], players)
-    if len(lead) < 2:
-        return 0.0
-    return sum(1 for a, b in zip(lead, lead[1:], strict=False) if a != b) / (len(lead) - 1)
+    return _leads(x["winners"], x["payments"], players)[0]
 
 
 def drama(x: dict, players: int) -> float:
     """Share of a deal's tricks before the last after which a seat that ends with a net loss led alone in
     tricks (Drama)."""
-    lead = _leaders(x["winners"], players)[:-1]
-    if not lead:
-        return 0.0
-    return sum(1 for ld in lead if len(ld) == 1 and x["payments"][ld[0]] < 0) / len(lead)
+    return _leads(x["winners"], x["payments"], players)[1]
 
 
 def win_score(p: int) -> float:
@@ -98,101 +158,200 @@ def win_score(p: int) -> float:
 def per_deal(x: dict, players: int) -> dict[str, float | None]:
     """A deal's own value of each metric that is a mean over deals (used for paired differences); None where
     the metric counts played deals only and this one was passed out."""
-    pos = [0.0] * players
-    pay = [0.0] * players
-    for seat, p in enumerate(x["payments"]):
-        k = (seat - x["dealer"] - 1) % players
-        pos[k] = win_score(p)
-        pay[k] = p
+    pays = x["payments"]
+    first = x["dealer"] + 1
     played = x["contract"] is not None
+    lc, dr = _leads(x["winners"], pays, players) if played else (None, None)
     out: dict[str, float | None] = {"pass_out_rate": float(not played),
-           "declarer_won": float(played and x["payments"][x["declarer"]] > 0),
-           "declarer_payment": float(x["payments"][x["declarer"]]) if played else None,
-           "Decisiveness": float(max(x["payments"]) > 0),
-           "AdvantageP1": pos[0],
+           "declarer_won": float(played and pays[x["declarer"]] > 0),
+           "declarer_payment": float(pays[x["declarer"]]) if played else None,
+           "Decisiveness": float(max(pays) > 0),
+           "AdvantageP1": win_score(pays[first % players]),
            "Duration": float(x["actions"]),
-           "LeadChange": lead_change(x, players) if played else None,
-           "Drama": drama(x, players) if played else None,
+           "LeadChange": lc,
+           "Drama": dr,
            "DecisionMoves": x["choices"] / x["decisions"] if x["decisions"] else 0.0}
     for k in range(players):
-        out[f"payment_position_{k}"] = pay[k]
+        out[f"payment_position_{k}"] = pays[(first + k) % players]
     return out
 
 
-def balance(scores: list[list[float]]) -> float:
-    """1 minus the gap between the best and the worst position's win rate, from per-deal position scores."""
-    n = len(scores)
-    if not n:
-        return 0.0
-    rates = [sum(col) / n for col in zip(*scores, strict=True)]
-    return 1.0 - (max(rates) - min(rates))
-
-
-def bootstrap_ci(values: Callable[[list[int]], float], n: int, rounds: int = 300, seed: int = 0) -> list[float]:
-    """A 95% percentile interval of a statistic of n deals, resampling the deals (seeded)."""
+def bootstrap_ci(values: Callable[[Iterator[int]], float], n: int, rounds: int = 300, seed: int = 0) -> list[float]:
+    """A 95% percentile interval of a statistic of n deals, resampling the deals (seeded): `values` gets the
+    n indices of each resample as an iterator."""
     rng = random.Random(seed)
-    stats = sorted(values([rng.randrange(n) for _ in range(n)]) for _ in range(rounds))
+    draw = rng.randrange
+    stats = sorted(values(draw(n) for _ in range(n)) for _ in range(rounds))
     return [stats[int(0.025 * rounds)], stats[min(rounds - 1, int(0.975 * rounds))]]
 
 
-def by_player(lines: list[dict], names: list[str]) -> dict[str, dict]:
+class Scores:
+    """Each deal's win score by position from the dealer (a loss, no payment, a gain: 0, 1, 2 halves) as one
+    small base-3 code a deal, for Balance and its resampled interval."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.codes = array(next(t for t in "BHIQ" if 3 ** players <= 256 ** array(t).itemsize))
+        self.halves = [0] * players  # half-points by position
+
+    def add(self, x: dict) -> None:
+        pays, n = x["payments"], self.players
+        code = 0
+        for k in range(n - 1, -1, -1):
+            p = pays[(x["dealer"] + 1 + k) % n]
+            h = 2 if p > 0 else 1 if p == 0 else 0
+            self.halves[k] += h
+            code = code * 3 + h
+        self.codes.append(code)
+
+    def win_rates(self) -> list[float]:
+        """Each position's win rate (no payment counts half)."""
+        n = len(self.codes)
+        return [h / 2 / n if n else 0.0 for h in self.halves]
+
+    def balance(self) -> float:
+        return balance_of(self.win_rates()) if self.codes else 0.0
+
+    def balance_ci(self) -> list[float]:
+        """The resampled 95% interval of Balance."""
+        codes, n = self.codes, len(self.codes)
+        return bootstrap_ci(lambda idx: balance_of(rates_of(Counter(map(codes.__getitem__, idx)), n, self.players)),
+                            n) if n else [0.0, 0.0]
+
+
+def rates_of(counts: Counter, n: int, players: int) -> list[float]:
+    """Each position's win rate over n deals, from how many deals had each score code."""
+    halves = [0] * players
+    for code, k in counts.items():
+        for p in range(players):
+            halves[p] += k * (code % 3)
+            code //= 3
+    return [h / 2 / n for h in halves]
+
+
+def balance_of(rates: list[float]) -> float:
+    """1 minus the gap between the best and the worst position's win rate."""
+    return 1.0 - (max(rates) - min(rates))
+
+
+class Tally:
+    """Counts of a run's deals as they come: contracts (passed out included), outcomes, declarer wins by
+    contract, net payments by seat."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.deals = 0
+        self.contracts: Counter[str] = Counter()
+        self.outcomes: Counter[str] = Counter()
+        self.played: Counter[str] = Counter()
+        self.won: Counter[str] = Counter()
+        self.seat_total = [0] * players
+
+    def add(self, x: dict) -> None:
+        self.deals += 1
+        c = x["contract"]
+        self.contracts[c or PASSED_OUT] += 1
+        self.outcomes[x["outcome"]] += 1
+        if c is not None:
+            self.played[c] += 1
+            if x["payments"][x["declarer"]] > 0:
+                self.won[c] += 1
+        for k, p in enumerate(x["payments"]):
+            self.seat_total[k] += p
+
+
+class Metrics(Tally):
+    """The statistics of one variant's deals, added one result line at a time; `result()` is what `metrics`
+    returns."""
+
+    def __init__(self, players: int) -> None:
+        super().__init__(players)
+        self.scores = Scores(players)
+        self.declarer_payment = Moments()
+        self.payments = Moments()  # every seat's payment in every deal
+        self.abs_payments = 0
+        self.seat_payment = [Moments() for _ in range(players)]
+        self.seat_halves = [0] * players
+        self.position_payment = [Moments() for _ in range(players)]
+        self.pool = 0
+        self.decisive = 0
+        self.tricks = 0
+        self.duration = Moments()
+        self.means = {k: Moments() for k in ("AdvantageP1", "LeadChange", "Drama", "DecisionMoves")}
+
+    def add(self, x: dict, d: dict | None = None) -> None:
+        """Add a result line (`d`: its `per_deal` values, when the caller has them)."""
+        super().add(x)
+        if d is None:
+            d = per_deal(x, self.players)
+        pays = x["payments"]
+        if x["contract"] is not None:
+            self.declarer_payment.add(pays[x["declarer"]])
+        for k, p in enumerate(pays):
+            self.payments.add(p)
+            self.abs_payments += abs(p)
+            self.seat_payment[k].add(p)
+            self.seat_halves[k] += 2 if p > 0 else 1 if p == 0 else 0
+            self.position_payment[k].add(d[f"payment_position_{k}"])
+        self.scores.add(x)
+        self.pool += x["pool_after"] - x["pool_before"]
+        self.decisive += max(pays) > 0
+        self.tricks += sum(x["tricks"])
+        self.duration.add(x["actions"])
+        for k, m in self.means.items():
+            v = d[k]
+            if v is not None:
+                m.add(v)
+
+    def result(self) -> dict:
+        n, players = self.deals, self.players
+        played = sum(self.played.values())
+        win_rate = self.scores.win_rates()
+        means = {k: m.ci() for k, m in self.means.items()}
+        return {
+            "deals": n,
+            "contract_mix": {c: share(k, n) for c, k in self.contracts.most_common()},
+            "pass_out_rate": share(n - played, n),
+            "declarer_success": share(sum(self.won.values()), played),
+            "declarer_success_by_contract": {c: share(self.won[c], self.played[c]) for c in sorted(self.played)},
+            "outcomes": {o: share(k, n) for o, k in self.outcomes.most_common()},
+            "declarer_payment": self.declarer_payment.ci(),
+            "payment_spread": self.abs_payments / self.payments.n if self.payments.n else 0.0,
+            "payment_sd": self.payments.mean_sd()[1],
+            "position_payment": [m.ci() for m in self.position_payment],
+            "position_win_rate": win_rate,
+            "seat_payment": [m.ci() for m in self.seat_payment],
+            "pool_net": self.pool / n if n else 0.0,
+            "AdvantageP1": {"value": win_rate[0] if players else 0.0, **means["AdvantageP1"]},
+            "Balance": {"value": self.scores.balance(), "ci": self.scores.balance_ci()},
+            "Decisiveness": share(self.decisive, n),
+            "Drawishness": (n - played) / n if n else 0.0,
+            "Duration": self.duration.ci(),
+            "DurationTricks": self.tricks / n if n else 0.0,
+            "LeadChange": means["LeadChange"],
+            "Drama": means["Drama"],
+            "DecisionMoves": means["DecisionMoves"],
+        }
+
+
+def metrics(lines: Iterable[dict], players: int) -> dict:
+    """The statistics of one variant's deals (result lines of a run, in any iterable)."""
+    m = Metrics(players)
+    for x in lines:
+        m.add(x)
+    return m.result()
+
+
+def by_player(m: Metrics, names: list[str]) -> dict[str, dict]:
     """Per player name (a mixed table seats several kinds), its mean net payment over the deals and seats it
     played, and its win rate (no payment counts half)."""
     out = {}
     for nm in dict.fromkeys(names):
         seats = [k for k, x in enumerate(names) if x == nm]
-        pays = [x["payments"][k] for x in lines for k in seats]
-        out[nm] = {"seats": seats, **mean_ci(pays), "win_rate": sum(win_score(p) for p in pays) / len(pays)
-                   if pays else 0.0}
+        pays = Moments.merged(m.seat_payment[k] for k in seats)
+        out[nm] = {"seats": seats, **pays.ci(),
+                   "win_rate": sum(m.seat_halves[k] for k in seats) / 2 / pays.n if pays.n else 0.0}
     return out
-
-
-def metrics(lines: list[dict], players: int) -> dict:
-    """The statistics of one variant's deals (result lines of a run)."""
-    n = len(lines)
-    played = [x for x in lines if x["contract"] is not None]
-    contracts = Counter(x["contract"] or PASSED_OUT for x in lines)
-    outcomes = Counter(x["outcome"] for x in lines)
-    success: dict[str, dict] = {}
-    for c in sorted({x["contract"] for x in played}):
-        mine = [x for x in played if x["contract"] == c]
-        wins = sum(1 for x in mine if x["payments"][x["declarer"]] > 0)
-        success[c] = share(wins, len(mine))
-    all_won = sum(1 for x in played if x["payments"][x["declarer"]] > 0)
-    decl_pay = [x["payments"][x["declarer"]] for x in played]
-    deals = [per_deal(x, players) for x in lines]
-    scores = [[win_score(x["payments"][(x["dealer"] + 1 + k) % players]) for k in range(players)] for x in lines]
-    win_rate = [sum(s[k] for s in scores) / n if n else 0.0 for k in range(players)]
-    by_seat = [mean_ci([x["payments"][k] for x in lines]) for k in range(players)]
-    decisive = sum(1 for x in lines if max(x["payments"]) > 0)
-    drawn = n - len(played)
-    all_pay = [p for x in lines for p in x["payments"]]
-    bal = balance(scores)
-    return {
-        "deals": n,
-        "contract_mix": {c: share(k, n) for c, k in contracts.most_common()},
-        "pass_out_rate": share(drawn, n),
-        "declarer_success": share(all_won, len(played)),
-        "declarer_success_by_contract": success,
-        "outcomes": {o: share(k, n) for o, k in outcomes.most_common()},
-        "declarer_payment": mean_ci(decl_pay),
-        "payment_spread": mean_sd([abs(p) for p in all_pay])[0],
-        "payment_sd": mean_sd(all_pay)[1],
-        "position_payment": [mean_ci([d[f"payment_position_{k}"] for d in deals]) for k in range(players)],
-        "position_win_rate": win_rate,
-        "seat_payment": by_seat,
-        "pool_net": sum(x["pool_after"] - x["pool_before"] for x in lines) / n if n else 0.0,
-        "AdvantageP1": {"value": win_rate[0] if players else 0.0, **mean_ci([d["AdvantageP1"] for d in deals])},
-        "Balance": {"value": bal, "ci": bootstrap_ci(lambda idx: balance([scores[i] for i in idx]), n) if n else
-                    [0.0, 0.0]},
-        "Decisiveness": share(decisive, n),
-        "Drawishness": drawn / n if n else 0.0,
-        "Duration": mean_ci([x["actions"] for x in lines]),
-        "DurationTricks": mean_sd([sum(x["tricks"]) for x in lines])[0],
-        "LeadChange": mean_ci([d["LeadChange"] for d in deals if d["LeadChange"] is not None]),
-        "Drama": mean_ci([d["Drama"] for d in deals if d["Drama"] is not None]),
-        "DecisionMoves": mean_ci([d["DecisionMoves"] for d in deals]),
-    }
 
 
 GLOSSARY = {

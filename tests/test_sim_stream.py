@@ -1,0 +1,257 @@
+"""The simulator streams: statistics accumulated line by line equal those computed from the whole list, lines
+reach their sinks (and --out) as they are played, and only a bounded number of chunks is ever in flight."""
+import json
+import math
+import random
+import signal
+import statistics
+from concurrent.futures import Future
+
+import pytest
+
+from ombre_rules import load
+from ombre_rules.cli import main
+from ombre_rules.sim import runner
+from ombre_rules.sim.coverage import Coverage, coverage
+from ombre_rules.sim.paired import differences
+from ombre_rules.sim.runner import MAX_CHUNK, WINDOW, chunks, collect, ordered, play_chunk
+from ombre_rules.sim.stats import Metrics, Moments, by_player, metrics, per_deal, win_score
+
+CB = "ombre(all_pass=contrabola)"
+
+
+def _ref_ci(xs):
+    """The list-based mean, sd and interval (the sd correctly rounded, as `statistics.stdev` gives it)."""
+    m = sum(xs) / len(xs)
+    sd = statistics.stdev(xs) if len(xs) > 1 else 0.0
+    half = 1.959963984540054 * sd / math.sqrt(len(xs))
+    return {"mean": m, "sd": sd, "ci": [m - half, m + half]}
+
+
+def _ref_balance(scores, idx):
+    rates = [sum(col) / len(idx) for col in zip(*[scores[i] for i in idx], strict=True)]
+    return 1.0 - (max(rates) - min(rates))
+
+
+def _ref_boot(stat, n):
+    """The resampled interval as the list-based code drew it: 300 rounds of n seeded `randrange(n)`."""
+    rng = random.Random(0)
+    stats = sorted(stat([rng.randrange(n) for _ in range(n)]) for _ in range(300))
+    return [stats[int(0.025 * 300)], stats[min(299, int(0.975 * 300))]]
+
+
+def _scores(x, players):
+    return [win_score(x["payments"][(x["dealer"] + 1 + k) % players]) for k in range(players)]
+
+
+def _moments(xs):
+    m = Moments()
+    for x in xs:
+        m.add(x)
+    return m
+
+
+def test_moments_of_integers_are_exact_and_of_floats_as_the_list_sum():
+    rng = random.Random(3)
+    for n in (2, 3, 17, 500):
+        ints = [rng.randrange(-400, 400) for _ in range(n)]
+        assert _moments(ints).ci() == _ref_ci(ints)  # mean, correctly rounded sd, interval: all exact
+        floats = [rng.randrange(9) / 7 + 100 for _ in range(n)]
+        got, want = _moments(floats).ci(), _ref_ci(floats)
+        assert got["mean"] == want["mean"]  # the same sum in the same order
+        assert got["sd"] == pytest.approx(want["sd"], rel=1e-12)
+    assert _moments([]).ci() == {"mean": 0.0, "sd": 0.0, "ci": [0.0, 0.0]}
+    assert _moments([7]).ci() == {"mean": 7.0, "sd": 0.0, "ci": [7.0, 7.0]}
+    parts = [[rng.randrange(-50, 50) for _ in range(k)] for k in (5, 0, 9, 1)]
+    whole = _moments([x for p in parts for x in p])
+    merged = Moments.merged(_moments(p) for p in parts)
+    assert (merged.n, merged.s, merged.t, merged.q) == (whole.n, whole.s, whole.t, whole.q)
+
+
+@pytest.mark.parametrize("variant,names,deals", [("ombre", ["greedy", "random", "greedy"], 60),
+                                                 ("quadrille", ["random"] * 4, 40)])
+def test_streamed_metrics_equal_the_list_based_ones(variant, names, deals):
+    lines = play_chunk(variant, {}, names, 8, 0, deals)
+    p = len(names)
+    m = Metrics(p)
+    for x in iter(lines):
+        m.add(x)
+    got = m.result()
+    played = [x for x in lines if x["contract"] is not None]
+    assert got["deals"] == deals
+    assert {c: d["count"] for c, d in got["contract_mix"].items()} == \
+        {c: sum(1 for x in lines if (x["contract"] or "passed out") == c) for c in got["contract_mix"]}
+    assert got["declarer_success"]["count"] == sum(1 for x in played if x["payments"][x["declarer"]] > 0)
+    assert got["declarer_payment"] == _ref_ci([x["payments"][x["declarer"]] for x in played])
+    assert got["Duration"] == _ref_ci([x["actions"] for x in lines])
+    assert got["seat_payment"] == [_ref_ci([x["payments"][k] for x in lines]) for k in range(p)]
+    deals_ = [per_deal(x, p) for x in lines]
+    assert got["position_payment"] == [_ref_ci([d[f"payment_position_{k}"] for d in deals_]) for k in range(p)]
+    pays = [q for x in lines for q in x["payments"]]
+    assert got["payment_sd"] == statistics.stdev(pays)
+    assert got["payment_spread"] == sum(abs(q) for q in pays) / len(pays)
+    for key in ("LeadChange", "Drama", "DecisionMoves", "AdvantageP1"):
+        xs = [d[key] for d in deals_ if d[key] is not None]
+        assert got[key]["mean"] == sum(xs) / len(xs)
+        assert got[key]["sd"] == pytest.approx(statistics.stdev(xs), rel=1e-12)
+    scores = [_scores(x, p) for x in lines]
+    assert got["position_win_rate"] == [sum(s[k] for s in scores) / deals for k in range(p)]
+    assert got["Balance"] == {"value": _ref_balance(scores, range(deals)),
+                              "ci": _ref_boot(lambda idx: _ref_balance(scores, idx), deals)}
+    assert got == metrics(iter(lines), p)
+    players = by_player(m, names)
+    assert list(players) == list(dict.fromkeys(names))
+    for nm, d in players.items():
+        assert d["seats"] == [k for k, x in enumerate(names) if x == nm]
+        mine = [x["payments"][k] for x in lines for k in d["seats"]]
+        assert {k: v for k, v in d.items() if k != "win_rate"} == {"seats": d["seats"], **_ref_ci(mine)}
+        assert d["win_rate"] == sum(win_score(q) for q in mine) / len(mine)
+
+
+def test_streamed_differences_equal_the_list_based_ones():
+    a = play_chunk("ombre", {}, ["greedy"] * 3, 5, 0, 50)
+    b = play_chunk(CB, {}, ["greedy"] * 3, 5, 0, 30)  # the second variant stopped after 30 deals
+    d = differences(iter(a), iter(b), 3, 3)
+    pairs = list(zip(a, b, strict=False))
+    for key in ("Duration", "declarer_payment", "LeadChange", "pass_out_rate"):
+        diffs = [pb[key] - pa[key] for pa, pb in ((per_deal(x, 3), per_deal(y, 3)) for x, y in pairs)
+                 if pa[key] is not None and pb[key] is not None]
+        assert d[key]["pairs"] == len(diffs) and d[key]["mean"] == sum(diffs) / len(diffs)
+        assert d[key]["ci"] == pytest.approx(_ref_ci(diffs)["ci"], rel=1e-12, abs=1e-15)
+    assert d["deals_differing"] == {"pairs": 30, "play": sum(1 for x, y in pairs if x["history"] != y["history"]),
+                                    "result": sum(1 for x, y in pairs if (x["outcome"], x["payments"]) !=
+                                                  (y["outcome"], y["payments"]))}
+    sa, sb = [_scores(x, 3) for x, _y in pairs], [_scores(y, 3) for _x, y in pairs]
+    assert d["Balance"]["mean"] == _ref_balance(sb, range(30)) - _ref_balance(sa, range(30))
+    assert d["Balance"]["ci"] == _ref_boot(lambda idx: _ref_balance(sb, idx) - _ref_balance(sa, idx), 30)
+
+
+def test_coverage_keeps_counts_not_deals():
+    lines = play_chunk(CB, {}, ["random"] * 3, 2, 0, 80)
+    c = Coverage()
+    for x in lines:
+        c.add(x)
+    assert c.deals == 80 and sum(c.seen.values()) == 80 and len(c.seen) < 40
+    rules = load(CB)
+    assert c.result(rules) == coverage(iter(lines), rules)
+    assert c.count(lambda r: r.contract == "contrabola") == sum(1 for x in lines if x["contract"] == "contrabola")
+
+
+def test_collect_hands_each_line_on_before_taking_the_next():
+    seen = []
+
+    def lines():
+        for i in range(5):
+            assert len(seen) == i  # every earlier line is already with the sink
+            yield {"deal": i}
+
+    assert collect(lines(), 5, "x", seen.append, quiet=True) == (5, False)
+    assert [x["deal"] for x in seen] == [0, 1, 2, 3, 4]
+
+
+def test_ctrl_c_in_a_sink_lets_the_line_finish():
+    first, second = [], []
+
+    def sink(x):
+        first.append(x["deal"])
+        if x["deal"] == 2:
+            signal.raise_signal(signal.SIGINT)
+        second.append(x["deal"])  # still reached: the interrupt waits until the line is passed on
+
+    assert collect(({"deal": i} for i in range(9)), 9, "x", sink, quiet=True) == (3, True)
+    assert first == second == [0, 1, 2]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_simulate_writes_lines_while_the_run_goes(tmp_path, monkeypatch, capsys):
+    out = tmp_path / "deals.jsonl"
+    real = runner.run
+    looked = []
+
+    def watched(*args):
+        for k, line in enumerate(real(*args)):
+            if k == 80:  # the run is not over: what --out holds so far is in its temporary file
+                assert not out.exists()
+                (part,) = tmp_path.glob(".deals.jsonl.*.part")
+                text = part.read_text()
+                looked.append([json.loads(x) for x in text[:text.rfind("\n") + 1].splitlines()])
+            yield line
+
+    monkeypatch.setattr(runner, "run", watched)
+    assert main(["simulate", "ombre", "--players", "random", "--deals", "100", "--seed", "3", "--out", str(out)]) == 0
+    (early,) = looked
+    assert len(early) >= 50  # all but what the file's buffer holds
+    assert early == [json.loads(x) for x in out.read_text().splitlines()][:len(early)]
+    assert "100 lines written" in capsys.readouterr().out
+
+
+class _Done(Future):
+    def __init__(self, value, log):
+        super().__init__()
+        self.set_result(value)
+        self.log = log
+
+    def result(self, timeout=None):
+        self.log["taken"] += 1
+        return super().result()
+
+
+def test_ordered_keeps_at_most_window_parts_in_flight():
+    log = {"submitted": 0, "taken": 0, "most": 0}
+
+    def submit(first, count):
+        log["submitted"] += 1
+        log["most"] = max(log["most"], log["submitted"] - log["taken"])
+        return _Done((first, count), log)
+
+    parts = list(chunks(1000, 2))
+    got = list(ordered(submit, iter(parts), 6))
+    assert got == parts and log["most"] == 6
+    early = ordered(submit, iter(parts), 4)
+    assert next(early) == parts[0]
+    early.close()  # the consumer stops: nothing more is submitted
+    assert log["submitted"] == len(parts) + 5
+
+
+def test_run_on_processes_bounds_the_chunks_in_flight(monkeypatch):
+    """`run` with jobs: never more than WINDOW chunks a worker submitted and not yet taken (an executor that
+    plays each chunk at once in this process stands in for the pool)."""
+    import concurrent.futures
+
+    log = {"submitted": 0, "taken": 0, "most": 0}
+
+    class Pool:
+        def __init__(self, jobs, initializer, initargs):
+            initializer(*initargs)
+            signal.signal(signal.SIGINT, signal.default_int_handler)  # the worker's start, undone here
+
+        def submit(self, fn, *args):
+            log["submitted"] += 1
+            log["most"] = max(log["most"], log["submitted"] - log["taken"])
+            return _Done(fn(*args), log)
+
+        def shutdown(self, wait, cancel_futures):
+            pass
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Pool)
+    lines = list(runner.run("ombre-a-dos", {}, ["random"] * 2, 1, 300, jobs=2))
+    assert [x["deal"] for x in lines] == list(range(300))
+    assert log["most"] == WINDOW * 2 and log["submitted"] == len(list(chunks(300, 2)))
+    assert lines == play_chunk("ombre-a-dos", {}, ["random"] * 2, 1, 0, 300)
+
+
+def test_chunks_shrink_towards_the_end():
+    for deals, workers in ((1, 1), (7, 3), (2000, 2), (100_000, 4)):
+        parts = list(chunks(deals, workers))
+        assert [f for f, _c in parts] == [sum(c for _f, c in parts[:i]) for i in range(len(parts))]
+        sizes = [c for _f, c in parts]
+        assert sum(sizes) == deals and max(sizes) <= MAX_CHUNK and sizes == sorted(sizes, reverse=True)
+        assert sizes[-4 * workers + 1:] == [1] * min(len(sizes), 4 * workers - 1)
+
+
+def test_dask_local_form(capsys):
+    pytest.importorskip("distributed")
+    here = list(runner.run("ombre", {}, ["greedy", "random", "greedy"], 6, 30))
+    assert list(runner.run("ombre", {}, ["greedy", "random", "greedy"], 6, 30, dask="local:2")) == here
+    assert main(["simulate", "ombre", "--deals", "2", "--dask", "local:0"]) == 1
+    assert "bad --dask 'local:0' (expected a scheduler address or local:N, 0 < N <= 256)" in capsys.readouterr().err
