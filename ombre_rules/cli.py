@@ -29,6 +29,7 @@ EPILOG = """examples:
   ombre simulate VARIANT --deals 1000 --players greedy --seed 1 --jobs 2 --out deals.jsonl
   ombre compare VARIANT1 VARIANT2 --deals 2000 --seed 1 --out report/
   ombre rules VARIANT --format html --out rules.html
+  ombre solve deal.json --explain
   ombre diff VARIANT "VARIANT(OPTION=CHOICE)"
   ombre reference --out docs/reference.md
   ombre serve --port 8000 --data ombre-data
@@ -377,6 +378,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="warn about a rule the variants differ by that fewer than N deals reached (default 30)")
     s.set_defaults(fn=cmd_compare)
     book_cli.add_parsers(sub, _load)
+    from .solve import cli as solve_cli
+
+    solve_cli.add_parser(sub, _load, _players)
     s = sub.add_parser("test", help="run scenario files (or folders of them)")
     s.add_argument("files", nargs="+", metavar="SCENARIO|FOLDER")
     _format_arg(s)
