@@ -3,16 +3,20 @@ plain minimax over the engine on small endings of every variant, hand-made endin
 answer, and the `ombre solve` command."""
 from __future__ import annotations
 
+import json
 import random
+import re
 
 import pytest
 from variant_choices import every_choice, rules_of
 
+from ombre_rules.cli import main
 from ombre_rules.engine import State
 from ombre_rules.engine.phases import DONE, PLAY, XPLAY
 from ombre_rules.engine.piles import piles
-from ombre_rules.solve.analysis import Analyst, side_of
-from ombre_rules.solve.search import Solver
+from ombre_rules.records import to_record, write
+from ombre_rules.solve.analysis import Analyst, Limits, side_of
+from ombre_rules.solve.search import SearchLimit, Solver
 
 CHOICES = every_choice()
 IDS = [p.rsplit("/", 1)[-1].removesuffix(".yaml") + "".join(f"({k}={c})" for k, c in sel) for p, sel in CHOICES]
@@ -134,3 +138,134 @@ def test_legal_cards_are_the_engines(path, sel):
             seat, trick, _leader, led = sol.root()[:4]
             assert sol.legal_mask(seat, trick, led) == sum(1 << a for a in s.legal_actions() if a < s.nc)
             _card_or_play_on(s, rng)
+
+
+# -- a hand-made ending whose answer is known -------------------------------------------------------------
+# Entrada in spades by the dealer (seat 0). Trick 1 is led by forehand (seat 1); the Ombre wins the first six
+# tricks with his trumps, is offered the stop after five and plays on (committed to the vole). Then, with
+# him to lead: seat 0 KC QC 5H, seat 1 JC 6H 7H, seat 2 2C KH 3D. A club lead takes two more tricks (the second
+# club squeezes nobody but keeps the lead: seat 2 keeps KH over 5H); 5H first loses the lead to KH, and
+# seat 2's 3D then takes a trick nobody can follow: one trick less.
+HANDS = (["AS", "2S", "AC", "KS", "QS", "JS", "KC", "QC", "5H"], ["3S", "4S", "5S", "6S", "7S", "JC", "6H", "7H", "2H"],
+         ["2C", "KH", "3D", "4D", "5D", "6D", "7D", "JD", "QD"])
+TALON = "3C 4C 5C 6C 7C AH 3H 4H JH QH AD 2D KD"
+BIDS = ["pass", "pass", "bid entrada", "trump spades", "draw", "draw", "draw"]
+SIX = "3S 4D AS 2S 4S 5D AC 5S 6D KS 6S 7D QS 7S JD JS 2H QD".split()
+LAST = "5H 6H KH 3D QC 7H 2C KC JC".split()  # the Ombre leads 5H: seat 2 takes two tricks
+
+
+def handmade(cards: list[str]) -> State:
+    rules = rules_of(*next(c for c in CHOICES if c[0].endswith("/ombre.yaml") and not c[1]))
+    d = rules.deck
+    s = State(rules, dealer=0, hands=[d.mask_of(h) for h in HANDS], talon=[d.parse(c) for c in TALON.split()])
+    for a in BIDS + [f"play {c}" for c in cards]:
+        s.apply_str(a)
+    return s
+
+
+def test_a_known_ending_its_value_and_its_cards():
+    s = handmade(SIX)
+    an = Analyst(s)
+    assert (an.measure, an.aim, s.committed) == ("tricks", 1, True)
+    assert an.value(s) == 8
+    d = s.rules.deck
+    assert {d.name(c): v for c, v in an.values(s).items()} == {"QC": 8, "KC": 8, "5H": 7}
+    assert d.name(an.best_card(s)) == "QC"  # the first of the best, in the engine's order
+    end = an.play_out(s)
+    assert (end.result.outcome, end.result.tricks, end.result.payments) == ("vole_failed", (8, 0, 1), (-38, 19, 19))
+
+
+def test_from_the_first_card_the_stop_is_taken_when_the_vole_cannot_be_forced():
+    s = handmade([])
+    an = Analyst(s)
+    assert an.value(s) == 8  # played to the end, the cards are worth 8 tricks: not the vole
+    end = an.play_out(s)
+    assert (end.stopped, end.result.outcome, end.result.tricks, end.result.payments) == \
+        (True, "sacada", (5, 0, 0), (38, -19, -19))
+
+
+def test_equal_cards_are_searched_once():
+    s = handmade(SIX)
+    sol = Solver(s)
+    seat, trick, _leader, led = sol.root()[:4]
+    d = s.rules.deck
+    high, low = sol._moves(sol.legal_mask(seat, trick, led), sol.live & ~s.hands[seat])
+    assert [d.name(c) for c in high] == ["KC", "5H"]  # KC and QC: no card out between them
+    assert [d.name(c) for c in low] == ["5H", "KC"]
+
+
+def test_a_limit_stops_the_search_with_bounds():
+    s = handmade([])
+    an = Analyst(s, limits=Limits(max_nodes=50))
+    with pytest.raises(SearchLimit) as e:
+        an.value(s)
+    lo, hi = e.value.bounds
+    assert 0 <= lo <= 8 <= hi <= 9 and e.value.message == "the search passed 50 nodes"
+
+
+# -- the command ------------------------------------------------------------------------------------------
+def ombre(capsys, *args):
+    rc = main(list(args))
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+@pytest.fixture
+def record(tmp_path) -> str:
+    s = handmade(SIX + LAST)
+    path = str(tmp_path / "deal.json")
+    write(path, [to_record(s)])
+    return path
+
+
+def test_solve_a_record_and_explain_its_cards(capsys, record):
+    rc, out, err = ombre(capsys, "solve", record, "--after-trick", "6", "--explain")
+    assert (rc, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0] == (f"{record}: record 1: entrada by seat 0, trumps spades; side: seat 0 (wants more "
+                        "tricks); from trick 7")
+    assert lines[1:5] == [
+        "double-dummy: 8 tricks for the declarer's side",
+        "principal variation (trick: leader's card first, -> winner): 7: seat 0 QC JC 2C -> 0; "
+        "8: seat 0 KC 6H 3D -> 0; 9: seat 0 5H 7H KH -> 2",
+        "play-out: outcome vole_failed, tricks 8 0 1, payments -38 +19 +19",
+        "  trick 7: seat 0 5H: 8 -> 7 lost 1 (kept by QC, KC)"]
+    assert lines[5:13] == [f"  trick {t}: seat {p} {c}: 7 -> 7 ok" for t, p, c in
+                           [(7, 1, "6H"), (7, 2, "KH"), (8, 2, "3D"), (8, 0, "QC"), (8, 1, "7H"), (9, 2, "2C"),
+                            (9, 0, "KC"), (9, 1, "JC")]]
+    assert lines[13] == "lost to double-dummy: seat 0 1, seat 1 0, seat 2 0"
+    assert re.fullmatch(r"searched [\d,]+ nodes in \d+\.\d\ds", lines[14]) and len(lines) == 15
+
+
+def test_solve_json_from_the_first_card(capsys, record):
+    rc, out, _err = ombre(capsys, "solve", record, "--json")
+    got = json.loads(out)
+    assert rc == 0
+    assert {k: got[k] for k in ("value", "outcome", "tricks", "payments", "choices", "side", "measure", "aim",
+                                "from_trick")} == {
+        "value": 8, "outcome": "sacada", "tricks": [5, 0, 0], "payments": [38, -19, -19], "choices": ["stop"],
+        "side": [0], "measure": "tricks", "aim": "more", "from_trick": 1}
+
+
+def test_solve_seeds_and_a_limit(capsys):
+    rc, out, _err = ombre(capsys, "solve", "ombre", "--seeds", "1..2", "--json", "--max-nodes", "40")
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert rc == 3 and [r["deal"] for r in rows] == ["ombre seed 1", "ombre seed 2"]
+    assert all(r["stopped"] == "the search passed 40 nodes" for r in rows)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["solve", "ombre", "--seeds", "5..1"], "ombre: error: bad --seeds '5..1' (expected A..B with A <= B, e.g. 1..20)"),
+    (["solve", "ombre", "--max-nodes", "0"], "ombre: error: --max-nodes must be at least 1"),
+    (["solve", "ombre", "--time", "-1"], "ombre: error: --time must be more than 0 and at most 86400 seconds"),
+    (["solve", "nosuchgame"], None),
+    (["solve", "RECORD", "--deal", "2"], "ombre: error: --deal 2: RECORD holds 1 record"),
+    (["solve", "RECORD", "--at-action", "99"], "ombre: error: --at-action 99: the deal has 34 actions"),
+    (["solve", "RECORD", "--at-action", "2"],
+     "ombre: error: RECORD: record 1: no card is due at the point asked for (phase auction)"),
+])
+def test_bad_solve_arguments_end_in_one_line(capsys, record, args, message):
+    rc, out, err = ombre(capsys, *[record if a == "RECORD" else a for a in args])
+    assert rc == 1 and out == "" and len(err.splitlines()) == 1
+    if message is not None:
+        assert err.strip() == message.replace("RECORD", record)

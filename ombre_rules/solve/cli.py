@@ -219,12 +219,12 @@ def _analyse(an: Analyst, state: State, rest: list[int], judge: bool) -> dict:
     value = an.value(state)
     end = an.play_out(state)
     r = state.rules
-    rest = end.history[len(state.history):]
-    line = [r.action_str(a) for a in rest]
+    pv = end.history[len(state.history):]
+    line = [r.action_str(a) for a in pv]
     first = len(state.trick_log)
     played = [{"trick": first + i + 1, "leader": lead, "cards": [r.deck.name(c) for c in cards], "winner": w}
               for i, (lead, cards, w) in enumerate(end.trick_log[first:])]
-    out = {"value": value, "line": line, "play": played, "choices": [r.action_str(a) for a in rest if a >= end.nc],
+    out = {"value": value, "line": line, "play": played, "choices": [r.action_str(a) for a in pv if a >= end.nc],
            "outcome": end.result.outcome,
            "tricks": list(end.result.tricks), "payments": list(end.result.payments)}
     if judge:
