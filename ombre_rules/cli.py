@@ -245,7 +245,7 @@ def cmd_compare(args) -> int:
         o = opts if len(args.variants) == 1 else {}
         rules = load(v, o)
         runs.append(compare.Run(v, o, rules, _players(rules, args.players), []))
-    stopped = compare.play(runs, args.seed, args.deals, args.jobs, args.dask, args.quiet)
+    stopped = compare.play(runs, args.seed, args.deals, args.jobs, args.dask, args.quiet, args.double_dummy)
     a = compare.analyse(runs, args.min_reached)
     if not a["variants"]:
         print("ombre: interrupted before any deal was done", file=sys.stderr)
@@ -259,6 +259,11 @@ def cmd_compare(args) -> int:
         print(f"warning: {w}", file=out)
     files = report.write(a, meta, args.out)
     print(report.table(a["variants"]), file=out)
+    if args.double_dummy:
+        for v, kinds in a["players"].items():
+            print(f"double-dummy, {v}: " + "; ".join(
+                f"{nm} lost {d['double_dummy']['lost_per_deal']['mean']:.3f} {'/'.join(d['double_dummy']['measure'])}"
+                f" a deal ({d['double_dummy']['measured']} deals measured)" for nm, d in kinds.items()), file=out)
     if stopped:
         print("interrupted: " + ", ".join(f"{v} {n} of {args.deals} deals" for v, n in meta["played"].items()),
               file=out)
@@ -376,6 +381,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "and charts ('-': the Markdown report on standard output)")
     s.add_argument("--min-reached", type=int, default=30, metavar="N",
                    help="warn about a rule the variants differ by that fewer than N deals reached (default 30)")
+    s.add_argument("--double-dummy", action="store_true", help="also measure how well the bots played: the tricks "
+                   "(or card points) each player's cards lost against double-dummy play, per deal (slow)")
     s.set_defaults(fn=cmd_compare)
     book_cli.add_parsers(sub, _load)
     from .solve import cli as solve_cli

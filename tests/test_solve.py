@@ -15,7 +15,9 @@ from ombre_rules.engine import State
 from ombre_rules.engine.phases import DONE, PLAY, XPLAY
 from ombre_rules.engine.piles import piles
 from ombre_rules.records import to_record, write
-from ombre_rules.solve.analysis import Analyst, Limits, side_of
+from ombre_rules.sim.runner import play_deal
+from ombre_rules.sim.stats import by_player
+from ombre_rules.solve.analysis import Analyst, Limits, deal_loss, side_of
 from ombre_rules.solve.search import SearchLimit, Solver
 
 CHOICES = every_choice()
@@ -269,3 +271,29 @@ def test_bad_solve_arguments_end_in_one_line(capsys, record, args, message):
     assert rc == 1 and out == "" and len(err.splitlines()) == 1
     if message is not None:
         assert err.strip() == message.replace("RECORD", record)
+
+
+# -- the measure in compare -------------------------------------------------------------------------------
+def test_deal_loss_sums_what_each_seats_cards_lost():
+    assert deal_loss(handmade(SIX + LAST)) == {"measure": "tricks", "value": 8, "lost": [1, 0, 0]}
+    assert deal_loss(handmade(SIX + LAST), max_nodes=10) is None  # past its limit: not measured
+
+
+def test_compare_reports_the_double_dummy_loss_by_player():
+    lines = [{"payments": [1, -1, 0], "double_dummy": {"measure": "tricks", "value": 5, "lost": [1, 0, 2]}},
+             {"payments": [0, 0, 0], "double_dummy": {"measure": "tricks", "value": 4, "lost": [0, 1, 0]}},
+             {"payments": [0, 0, 0], "double_dummy": None}]
+    got = by_player(lines, ["greedy", "random", "greedy"])
+    assert got["greedy"]["double_dummy"]["lost_per_deal"]["mean"] == 0.75  # (1 + 2) / 2 and 0 / 2
+    assert got["random"]["double_dummy"]["lost_per_deal"]["mean"] == 0.5
+    assert {k: got["random"]["double_dummy"][k] for k in ("measured", "skipped", "measure")} == \
+        {"measured": 2, "skipped": 1, "measure": ["tricks"]}
+    assert "double_dummy" not in by_player([{"payments": [0, 0, 0]}], ["random"] * 3)["random"]
+
+
+def test_a_dealt_deal_carries_the_measure_only_when_asked():
+    rules = rules_of(*next(c for c in CHOICES if c[0].endswith("/ombre.yaml") and not c[1]))
+    plain = play_deal(rules, ["greedy"] * 3, 1, 0)
+    measured = play_deal(rules, ["greedy"] * 3, 1, 0, double_dummy=True)
+    assert "double_dummy" not in plain and {k: v for k, v in measured.items() if k != "double_dummy"} == plain
+    assert measured["double_dummy"] == {"measure": "tricks", "value": 2, "lost": [1, 1, 0]}

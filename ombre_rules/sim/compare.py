@@ -25,10 +25,11 @@ class Run:
     lines: list[dict]
 
 
-def play(runs: list[Run], seed: int, deals: int, jobs: int, dask: str | None, quiet: bool = False) -> bool:
+def play(runs: list[Run], seed: int, deals: int, jobs: int, dask: str | None, quiet: bool = False,
+         double_dummy: bool = False) -> bool:
     """Play each run's deals in turn (filling its lines); whether Ctrl-C stopped the comparison."""
     for i, r in enumerate(runs):
-        r.lines, stopped = collect(run(r.variant, r.options, r.players, seed, deals, jobs, dask), deals,
+        r.lines, stopped = collect(run(r.variant, r.options, r.players, seed, deals, jobs, dask, double_dummy), deals,
                                    f"{r.rules.variant} ({i + 1}/{len(runs)})", quiet=quiet)
         if stopped:
             return True

@@ -14,6 +14,7 @@ from ..engine import DONE, State
 from ..errors import OmbreError
 from ..players import make_player
 from ..ruleset import Ruleset, load
+from ..solve.analysis import deal_loss
 
 
 def deal_seed(seed: int, i: int) -> int:
@@ -29,9 +30,10 @@ def fallback_taken(rules: Ruleset, state: State) -> bool:
         (ap.force_contract is not None and res.contract == ap.force_contract.name)
 
 
-def play_deal(rules: Ruleset, names: list[str], seed: int, i: int) -> dict:
+def play_deal(rules: Ruleset, names: list[str], seed: int, i: int, double_dummy: bool = False) -> dict:
     """Play deal i of a run with one named player per seat; its result line, with what the deal reached: the
-    mechanics offered (legal at some decision) and taken, the decisions with a choice, each trick's winner."""
+    mechanics offered (legal at some decision) and taken, the decisions with a choice, each trick's winner;
+    with `double_dummy`, also what each seat's cards lost against double-dummy play (`solve.deal_loss`)."""
     s = deal_seed(seed, i)
     n = rules.players
     players = [make_player(nm, s * 16 + k, rules) for k, nm in enumerate(names)]
@@ -57,7 +59,8 @@ def play_deal(rules: Ruleset, names: list[str], seed: int, i: int) -> dict:
             "pool_before": res.pool_before, "pool_after": res.pool_after, "actions": len(state.history),
             "history": [rules.action_str(a) for a in state.history], "fallback": fallback_taken(rules, state),
             "offered": sorted(offered), "taken": sorted({verbs[a] for a in state.history if a >= high}),
-            "decisions": decisions, "choices": choices, "winners": [w for _l, _c, w in state.trick_log]}
+            "decisions": decisions, "choices": choices, "winners": [w for _l, _c, w in state.trick_log],
+            **({"double_dummy": deal_loss(state)} if double_dummy else {})}
 
 
 _RULES: dict[tuple, Ruleset] = {}
@@ -71,10 +74,11 @@ def _rules(variant: str, options: dict) -> Ruleset:
     return r
 
 
-def play_chunk(variant: str, options: dict, names: list[str], seed: int, first: int, count: int) -> list[dict]:
+def play_chunk(variant: str, options: dict, names: list[str], seed: int, first: int, count: int,
+               double_dummy: bool = False) -> list[dict]:
     """Deals first .. first+count-1 of a run (what one process or one cluster task plays)."""
     rules = _rules(variant, options)
-    return [play_deal(rules, names, seed, i) for i in range(first, first + count)]
+    return [play_deal(rules, names, seed, i, double_dummy) for i in range(first, first + count)]
 
 
 def _quiet_worker() -> None:
@@ -88,33 +92,35 @@ def chunks(deals: int, workers: int) -> list[tuple[int, int]]:
 
 
 def run(variant: str, options: dict, names: list[str], seed: int, deals: int, jobs: int = 1,
-        dask: str | None = None) -> Iterator[dict]:
+        dask: str | None = None, double_dummy: bool = False) -> Iterator[dict]:
     """The result lines of a run, in deal order, played here, in `jobs` local processes, or on the Dask
-    cluster at address `dask`."""
+    cluster at address `dask`; `double_dummy` adds the double-dummy measure to each line."""
     rules = _rules(variant, options)
     if len(names) != rules.players:
         raise OmbreError(f"--players names {len(names)} players; {rules.variant} has {rules.players} seats")
     for nm in set(names):
         make_player(nm, 0, rules)  # unknown names fail here, before any work starts
     if dask is not None:
-        yield from _run_dask(variant, options, names, seed, deals, dask)
+        yield from _run_dask(variant, options, names, seed, deals, dask, double_dummy)
         return
     if jobs <= 1:
         for first, count in chunks(deals, 1):
-            yield from play_chunk(variant, options, names, seed, first, count)
+            yield from play_chunk(variant, options, names, seed, first, count, double_dummy)
         return
     from concurrent.futures import ProcessPoolExecutor
 
     ex = ProcessPoolExecutor(jobs, initializer=_quiet_worker)
     try:
-        futs = [ex.submit(play_chunk, variant, options, names, seed, f, c) for f, c in chunks(deals, jobs)]
+        futs = [ex.submit(play_chunk, variant, options, names, seed, f, c, double_dummy)
+                for f, c in chunks(deals, jobs)]
         for fut in futs:
             yield from fut.result()
     finally:
         ex.shutdown(wait=True, cancel_futures=True)
 
 
-def _run_dask(variant: str, options: dict, names: list[str], seed: int, deals: int, address) -> Iterator[dict]:
+def _run_dask(variant: str, options: dict, names: list[str], seed: int, deals: int, address,
+              double_dummy: bool = False) -> Iterator[dict]:
     try:
         from distributed import Client
     except ImportError:
@@ -127,7 +133,8 @@ def _run_dask(variant: str, options: dict, names: list[str], seed: int, deals: i
         workers = max(1, sum(client.nthreads().values()))
         parts = chunks(deals, workers)
         futs = client.map(play_chunk, [variant] * len(parts), [options] * len(parts), [names] * len(parts),
-                          [seed] * len(parts), [f for f, _c in parts], [c for _f, c in parts], pure=False)
+                          [seed] * len(parts), [f for f, _c in parts], [c for _f, c in parts],
+                          [double_dummy] * len(parts), pure=False)
         try:
             for fut in futs:
                 yield from fut.result()

@@ -144,6 +144,13 @@ def by_player(lines: list[dict], names: list[str]) -> dict[str, dict]:
         pays = [x["payments"][k] for x in lines for k in seats]
         out[nm] = {"seats": seats, **mean_ci(pays), "win_rate": sum(win_score(p) for p in pays) / len(pays)
                    if pays else 0.0}
+        dd = [x["double_dummy"] for x in lines if "double_dummy" in x]
+        if dd:
+            measured = [d for d in dd if d is not None]
+            out[nm]["double_dummy"] = {
+                "measured": len(measured), "skipped": len(dd) - len(measured),
+                "measure": sorted({d["measure"] for d in measured}),
+                "lost_per_deal": mean_ci([sum(d["lost"][k] for k in seats) / len(seats) for d in measured])}
     return out
 
 

@@ -225,3 +225,29 @@ def explain(analyst: Analyst, state, actions: list[int]) -> list[CardVerdict]:
             out.append(CardVerdict(len(s.trick_log) + 1, s.to_move, a, best, after, abs(best - after), keep))
         s.apply(a)
     return out
+
+
+def deal_loss(done, max_nodes: int = 2_000_000) -> dict | None:
+    """How well a finished deal was played: from its first card, the double-dummy total of the declarer's
+    side, the measure, and per seat what its cards lost against the double-dummy best (`explain`, summed).
+    None when no card was played, or when a position needed more than `max_nodes` nodes."""
+    from ..engine import State
+
+    s = State(done.rules, seed=done.seed, dealer=done.dealer, pool=done.pool_before, hands=list(done.deal_hands),
+              talon=list(done.deal_talon))
+    hist = done.history
+    i = 0
+    while i < len(hist) and s.phase not in (PLAY, XPLAY):
+        s.apply(hist[i])
+        i += 1
+    if s.phase not in (PLAY, XPLAY):
+        return None
+    an = Analyst(s, limits=Limits(max_nodes=max_nodes))
+    lost = [0] * s.n
+    try:
+        value = an.value(s)
+        for v in explain(an, s, hist[i:]):
+            lost[v.seat] += v.lost
+    except SearchLimit:
+        return None
+    return {"measure": an.measure, "value": value, "lost": lost}
