@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..engine import State
 from ..engine.phases import CONSENT, DONE, PLAY, XPLAY
 from .search import SearchLimit, Solver
 
@@ -33,13 +34,27 @@ def side_payment(state, seats) -> int:
     return sum(state.result.payments[s] for s in seats)
 
 
-def probe_aim(state, measure: str) -> int:
-    """+1 when the declarer's side wants more of the measure, -1 when fewer: two quick play-outs, one where
-    the side plays its strongest cards and the others their weakest, one the other way round, settled by
-    the engine; the one that pays the side better tells (a tie: more)."""
-    side = side_of(state)
-    high = _probe(state, True)
-    low = _probe(state, False)
+def play_start(state):
+    """The deal of `state` replayed from its cards dealt to the point where its first card is due (or to its
+    end, if none is); with how many of its actions that took."""
+    s = State(state.rules, seed=state.seed, dealer=state.dealer, pool=state.pool_before,
+              hands=list(state.deal_hands), talon=list(state.deal_talon))
+    hist = state.history
+    i = 0
+    while i < len(hist) and s.phase not in (PLAY, XPLAY):
+        s.apply(hist[i])
+        i += 1
+    return s, i
+
+
+def probe_aim(state) -> int:
+    """+1 when the declarer's side wants more of the measure, -1 when fewer: from the deal's first card, two
+    quick play-outs, one where the side plays its strongest cards and the others their weakest, one the
+    other way round, settled by the engine; the one that pays the side better tells (a tie: more)."""
+    start = play_start(state)[0]
+    side = side_of(start)
+    high = _probe(start, True)
+    low = _probe(start, False)
     return -1 if side_payment(low, side) > side_payment(high, side) else 1
 
 
@@ -47,6 +62,7 @@ def _probe(state, side_high: bool):
     s = state.clone()
     r = s.rules
     side = side_of(s)
+    key, eff = s.ctx.key, s.ctx.eff
     while s.phase != DONE:
         legal = s.legal_actions()
         cards = [a for a in legal if a < s.nc]
@@ -56,9 +72,13 @@ def _probe(state, side_high: bool):
         if r.A_STOP in legal and side_high:
             s.apply(r.A_STOP)
             continue
-        power = s.ctx.power if not s.trick else s.keyrow
+        row = s.keyrow if s.trick else None
+
+        def strength(c: int, row=row) -> int:  # what the card is worth to win this trick (the excuse: nothing)
+            return (row or key[eff[c]])[c]
+
         strong = (s.to_move in side) == side_high
-        s.apply(max(cards, key=lambda c: power[c]) if strong else min(cards, key=lambda c: power[c]))
+        s.apply(max(cards, key=strength) if strong else min(cards, key=strength))
     return s
 
 
@@ -106,7 +126,7 @@ class Analyst:
     def __init__(self, state, measure: str | None = None, aim: int | None = None,
                  limits: Limits | None = None) -> None:
         self.measure = measure or auto_measure(state.rules)
-        self.aim = aim if aim is not None else probe_aim(state, self.measure)
+        self.aim = aim if aim is not None else probe_aim(state)
         self.limits = limits or Limits()
         self.side = side_of(state)
         self.nodes = 0
@@ -227,19 +247,12 @@ def explain(analyst: Analyst, state, actions: list[int]) -> list[CardVerdict]:
     return out
 
 
-def deal_loss(done, max_nodes: int = 2_000_000) -> dict | None:
+def deal_loss(done, max_nodes: int = 1_000_000) -> dict | None:
     """How well a finished deal was played: from its first card, the double-dummy total of the declarer's
     side, the measure, and per seat what its cards lost against the double-dummy best (`explain`, summed).
     None when no card was played, or when a position needed more than `max_nodes` nodes."""
-    from ..engine import State
-
-    s = State(done.rules, seed=done.seed, dealer=done.dealer, pool=done.pool_before, hands=list(done.deal_hands),
-              talon=list(done.deal_talon))
+    s, i = play_start(done)
     hist = done.history
-    i = 0
-    while i < len(hist) and s.phase not in (PLAY, XPLAY):
-        s.apply(hist[i])
-        i += 1
     if s.phase not in (PLAY, XPLAY):
         return None
     an = Analyst(s, limits=Limits(max_nodes=max_nodes))

@@ -78,6 +78,9 @@ class Solver:
         self.compat: dict = {}
         self.order_pos = self._order_positions()
         self.mcache: dict = {}
+        self.trumps = [c for c in ctx.trump_order if c != self.xcard]
+        # sure tricks bound the value only where nothing ends the deal early and the side wants tricks
+        self.sure = measure == "tricks" and aim > 0 and self.end_when is None and not self.xlatest
         self.top: int | None = None
         self.live = 0
         for h in self.hands:
@@ -220,6 +223,35 @@ class Solver:
         if self.max_nodes is not None:
             self.cap = min(self.cap, self.max_nodes)
 
+    def _last_trick(self, leader: int) -> int:
+        """The last trick, every hand down to one card (which it must play): its worth in tricks."""
+        self.nodes += 1
+        hands, nxt, key, eff = self.hands, self.nxt, self.key, self.eff
+        seat = leader
+        c = hands[seat].bit_length() - 1
+        row = key[eff[c]]
+        best, w = row[c], seat
+        free = c == self.xcard  # after an excuse led, the next card sets the suit
+        for _ in range(self.tn - 1):
+            seat = nxt[seat]
+            c = hands[seat].bit_length() - 1
+            if free:
+                row = key[eff[c]]
+                best, w, free = row[c], seat, False
+            elif row[c] > best:
+                best, w = row[c], seat
+        return self.aim if self.side[w] else 0
+
+    def _top_trumps(self, seat: int) -> int:
+        """How many of the highest trumps still out `seat` holds: each, led, takes its trick."""
+        hand, live, k = self.hands[seat], self.live, 0
+        for c in self.trumps:
+            if live >> c & 1:
+                if not hand >> c & 1:
+                    break
+                k += 1
+        return k
+
     def _key(self, leader: int) -> tuple:
         k = (leader, *self.hands)
         if self.end_when is not None:
@@ -243,7 +275,15 @@ class Solver:
         """The value of the rest from the start of a trick that `leader` leads."""
         if self.measure == "tricks":
             left = self.hands[leader].bit_count()
+            if left == 1:
+                return self._last_trick(leader)
             lo, hi = (0, left) if self.aim > 0 else (-left, 0)
+            if self.sure:
+                k = self._top_trumps(leader)
+                if self.side[leader]:
+                    lo = k
+                else:
+                    hi = left - k
             if lo >= beta:
                 return lo
             if hi <= alpha:
@@ -291,9 +331,9 @@ class Solver:
         side = self.side
         mine = side[seat]
         if not trick:
-            moves = high
-            if hint is not None and hint in high and high[0] != hint:
-                moves = (hint,) + tuple(c for c in high if c != hint)
+            moves = high if mine else low
+            if hint is not None and hint in moves and moves[0] != hint:
+                moves = (hint,) + tuple(c for c in moves if c != hint)
         elif best_seat < 0 or side[best_seat] == mine or row is None:
             moves = low
         else:
