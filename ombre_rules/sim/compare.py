@@ -29,8 +29,8 @@ def play(runs: list[Run], seed: int, deals: int, jobs: int, dask: str | None, qu
          double_dummy: bool = False) -> bool:
     """Play each run's deals in turn (filling its lines); whether Ctrl-C stopped the comparison."""
     for i, r in enumerate(runs):
-        r.lines, stopped = collect(run(r.variant, r.options, r.players, seed, deals, jobs, dask, double_dummy), deals,
-                                   f"{r.rules.variant} ({i + 1}/{len(runs)})", quiet=quiet)
+        lines = run(r.variant, r.options, r.players, seed, deals, jobs, dask, double_dummy)
+        r.lines, stopped = collect(lines, deals, f"{r.rules.variant} ({i + 1}/{len(runs)})", quiet=quiet)
         if stopped:
             return True
     return False
