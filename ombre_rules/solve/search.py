@@ -78,6 +78,11 @@ class Solver:
         self.compat: dict = {}
         self.order_pos = self._order_positions()
         self.mcache: dict = {}
+        self.alike_suits, self.rest = self._suits_alike()
+        self.owner = [-1] * len(self.eff)  # cards never change hands in play
+        for seat, h in enumerate(self.hands):
+            for c in _bits(h):
+                self.owner[c] = seat
         self.trumps = [c for c in ctx.trump_order if c != self.xcard]
         # sure tricks bound the value only where nothing ends the deal early and the side wants tricks
         self.sure = measure == "tricks" and aim > 0 and self.end_when is None and not self.xlatest
@@ -252,8 +257,31 @@ class Solver:
                 k += 1
         return k
 
+    def _suits_alike(self) -> tuple[list[list[int]], int]:
+        """The suits in play whose cards the engine treats all alike but for their rank (each listed high to
+        low), and the mask of the other cards. In a transposition key a suit of alike cards is written as
+        the owners of its cards still out in rank order, so positions that differ only in which of its
+        cards are gone share their entry."""
+        if not self.merge:
+            return [], (1 << len(self.eff)) - 1
+        by_suit: dict[int, list[int]] = {}
+        for c in self.order:
+            by_suit.setdefault(self.eff[c], []).append(c)
+        alike = [cs for cs in by_suit.values()
+                 if len(cs) > 1 and all(self._alike(a, b) for i, a in enumerate(cs) for b in cs[i + 1:])]
+        rest = (1 << len(self.eff)) - 1
+        for cs in alike:
+            for c in cs:
+                rest &= ~(1 << c)
+        return alike, rest
+
     def _key(self, leader: int) -> tuple:
-        k = (leader, *self.hands)
+        hands, live = self.hands, self.live
+        rest = self.rest
+        k = (leader, *[h & rest for h in hands])
+        owner = self.owner
+        for cs in self.alike_suits:
+            k += (tuple([owner[c] for c in cs if live >> c & 1]),)
         if self.end_when is not None:
             k += tuple(self.tricks)
             if self.keyed_won:
