@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from pathlib import Path
 
 import pytest
 from variant_choices import every_choice, rules_of
@@ -297,3 +298,16 @@ def test_a_dealt_deal_carries_the_measure_only_when_asked():
     measured = play_deal(rules, ["greedy"] * 3, 1, 0, double_dummy=True)
     assert "double_dummy" not in plain and {k: v for k, v in measured.items() if k != "double_dummy"} == plain
     assert measured["double_dummy"] == {"measure": "tricks", "value": 2, "lost": [1, 1, 0]}
+
+
+def test_solve_a_scenario_from_a_later_trick(capsys):
+    path = str(Path(__file__).parent / "scenarios" / "ombre" / "outcome_sacada.yaml")
+    rc, out, _err = ombre(capsys, "solve", path, "--after-trick", "4", "--explain", "--json")
+    got = json.loads(out)
+    assert rc == 0 and got["deal"] == f"{path}: sacada 5-2-2: Ombre (forehand) 5, defenders 2 and 2"
+    assert (got["from_trick"], got["value"], got["outcome"], got["payments"]) == (5, 6, "sacada", [-10, 20, -10])
+    assert got["explain"][0] == {"trick": 5, "seat": 1, "card": "KC", "best": 6, "after": 5, "lost": 1,
+                                 "keep": ["KS"]}
+    assert [v["lost"] for v in got["explain"]] == [1] + [0] * 14
+    rc, _out, err = ombre(capsys, "solve", path, "--seed", "3")
+    assert (rc, err) == (1, "ombre: error: --seed and --seeds are for a VARIANT, not a record or a scenario\n")

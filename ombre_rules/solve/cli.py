@@ -165,14 +165,13 @@ def cmd_solve(args) -> int:
         if v is not None and v < 0:
             raise OmbreError(f"--{name.replace('_', '-')} must be at least 0")
     src = args.source
-    if src.endswith(".json"):
-        jobs = [lambda: _from_record(src, args.deal)]
-    elif src.endswith((".yaml", ".yml")) and _is_scenario(src):
-        jobs = [lambda: _from_scenario(src, args.deal)]
+    if src.endswith(".json") or src.endswith((".yaml", ".yml")) and _is_scenario(src):
+        if args.seed is not None or args.seeds:
+            raise OmbreError("--seed and --seeds are for a VARIANT, not a record or a scenario")
+        read = _from_record if src.endswith(".json") else _from_scenario
+        jobs = [lambda: read(src, args.deal)]
     else:
         jobs = [lambda s=s: _from_seed(args, s) for s in _seeds(args)]
-    if len(jobs) == 1 and (args.seed is not None or args.seeds) and src.endswith((".json",)):
-        raise OmbreError("--seed and --seeds are for a VARIANT, not a record")
     measure = None if args.measure == "auto" else args.measure
     aim = {"auto": None, "more": 1, "fewer": -1}[args.aim]
     total = value_total = 0.0
