@@ -181,7 +181,11 @@ def cmd_solve(args) -> int:
         state, actions, label = job()
         done = _start(state, actions, args)
         if state.phase not in (PLAY, XPLAY):
-            raise OmbreError(f"{label}: no card is due at the point asked for (phase {state.phase_name})")
+            if len(jobs) == 1:
+                raise OmbreError(f"{label}: no card is due at the point asked for (phase {state.phase_name})")
+            print(json.dumps({"deal": label, "skipped": f"no card is due (phase {state.phase_name})"}) if args.json
+                  else f"{label}: skipped, no card is due (phase {state.phase_name})")
+            continue
         limits = Limits(args.max_nodes if args.max_nodes is not None or args.time is not None else DEFAULT_NODES,
                         args.time)
         t0 = time.perf_counter()
@@ -189,7 +193,7 @@ def cmd_solve(args) -> int:
         try:
             out = _analyse(an, state, actions[done:], args.explain)
         except SearchLimit as e:
-            out = {"stopped": e.message, "bounds": list(e.bounds) if e.bounds else None}
+            out = {"stopped": e.message, "bounds": list(e.bounds) if e.bounds is not None else None}
             code = STOPPED
         dt = time.perf_counter() - t0
         out.update(_head(state, an, label), nodes=an.nodes, seconds=round(dt, 3))
@@ -220,7 +224,11 @@ def _analyse(an: Analyst, state: State, rest: list[int], judge: bool) -> dict:
     t0 = time.perf_counter()
     value = an.value(state)
     value_seconds = time.perf_counter() - t0
-    end = an.play_out(state)
+    try:
+        end = an.play_out(state)
+    except SearchLimit as e:
+        e.bounds = (value, value)  # the value is known; the play-out to the settlement is not
+        raise
     r = state.rules
     pv = end.history[len(state.history):]
     line = [r.action_str(a) for a in pv]
@@ -258,7 +266,7 @@ def _text(out: dict, state: State) -> str:
              + (f" ({out['cards_in_trick']} card(s) played to it)" if out["cards_in_trick"] else "")]
     if "stopped" in out:
         b = out["bounds"]
-        lines.append(f"stopped: {out['stopped']} after {out['nodes']:,} nodes; "
+        lines.append(f"stopped: {out['stopped']}; "
                      + (f"the side's {what}: at least {b[0]}, at most {b[1]} (bounds, not an answer)" if b
                         else "no bound yet")
                      + "; raise --max-nodes or --time, or solve from a later trick (--after-trick T)")

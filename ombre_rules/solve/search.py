@@ -21,7 +21,10 @@ MEASURES = ("tricks", "points")
 
 
 class SearchLimit(OmbreError):
-    """The search passed its node or time limit before it had an answer."""
+    """The search passed its node or time limit before it had an answer; `bounds` are the side's lowest and
+    highest total it had proved by then (None: none yet)."""
+
+    bounds: tuple[int, int] | None = None
 
 
 class NotInPlay(OmbreError):
