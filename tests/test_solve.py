@@ -176,6 +176,12 @@ def test_a_known_ending_its_value_and_its_cards():
     assert d.name(an.best_card(s)) == "QC"  # the first of the best, in the engine's order
     end = an.play_out(s)
     assert (end.result.outcome, end.result.tricks, end.result.payments) == ("vole_failed", (8, 0, 1), (-38, 19, 19))
+    # a side that wants few tricks cashes one club first (taking seat 2's 2C), then gives up the lead with 5H
+    # to KH, and 3D takes the last trick; 5H at once lets seat 2 lead 2C into his clubs
+    fewer = Analyst(s, "tricks", -1)
+    assert fewer.value(s) == 7
+    assert {d.name(c): v for c, v in fewer.values(s).items()} == {"QC": 7, "KC": 7, "5H": 8}
+    assert d.name(fewer.best_card(s)) == "QC"
 
 
 def test_from_the_first_card_the_stop_is_taken_when_the_vole_cannot_be_forced():
