@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+from badfiles import BAD_FILES, bad_records
 from variant_choices import every_choice, rules_of
 
 from ombre_rules.cli import main
@@ -158,7 +159,7 @@ LAST = "5H 6H KH 3D QC 7H 2C KC JC".split()  # the Ombre leads 5H: seat 2 takes 
 
 
 def handmade(cards: list[str]) -> State:
-    rules = rules_of(*next(c for c in CHOICES if c[0].endswith("/ombre.yaml") and not c[1]))
+    rules = rules_of("ombre", ())
     d = rules.deck
     s = State(rules, dealer=0, hands=[d.mask_of(h) for h in HANDS], talon=[d.parse(c) for c in TALON.split()])
     for a in BIDS + [f"play {c}" for c in cards]:
@@ -299,7 +300,7 @@ def test_compare_reports_the_double_dummy_loss_by_player():
 
 
 def test_a_dealt_deal_carries_the_measure_only_when_asked():
-    rules = rules_of(*next(c for c in CHOICES if c[0].endswith("/ombre.yaml") and not c[1]))
+    rules = rules_of("ombre", ())
     plain = play_deal(rules, ["greedy"] * 3, 1, 0)
     measured = play_deal(rules, ["greedy"] * 3, 1, 0, double_dummy=True)
     assert "double_dummy" not in plain and {k: v for k, v in measured.items() if k != "double_dummy"} == plain
@@ -317,3 +318,26 @@ def test_solve_a_scenario_from_a_later_trick(capsys):
     assert [v["lost"] for v in got["explain"]] == [1] + [0] * 14
     rc, _out, err = ombre(capsys, "solve", path, "--seed", "3")
     assert (rc, err) == (1, "ombre: error: --seed and --seeds are for a VARIANT, not a record or a scenario\n")
+
+
+def test_solve_refuses_every_bad_record_and_file_in_one_line(capsys, tmp_path, record):
+    """The hostile records of `ombre replay` get the same one-line message from `ombre solve` (but for a
+    record without a result: solve takes a deal that stopped part-way), and a hostile variant file its place."""
+    good = json.loads(Path(record).read_text(encoding="utf-8"))
+    for name, (content, message) in bad_records(good).items():
+        if name == "result-null":
+            continue
+        path = tmp_path / f"{name}.json"
+        path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+        rc, out, err = ombre(capsys, "solve", str(path))
+        want = message.format(f=path, outcome="vole_failed")
+        assert (rc, out) == (1, ""), name
+        if "backtracking" in name:  # the variant's own message, whatever its length
+            assert err.startswith(f"ombre: error: {path}: record 1: cannot load variant 'a") and err.count("\n") == 1
+        else:
+            assert err == f"ombre: error: {want}\n", name
+    bad = tmp_path / "bomb.yaml"
+    body, where = BAD_FILES["alias-bomb"]
+    bad.write_text("extends: ombre\n" + body, encoding="utf-8")
+    rc, out, err = ombre(capsys, "solve", str(bad), "--seed", "1")
+    assert (rc, out, err) == (1, "", f"ombre: error: {bad}:{where}\n")  # as `ombre play` says it

@@ -1,4 +1,4 @@
-"""Double-dummy answers for a position of the play: the side's best value (`solve`), the principal
+"""Double-dummy answers for a position of the play: the side's best value (`Analyst.value`), the principal
 variation played out through the engine to its settlement, and per card of an actual deal what it cost
 against the double-dummy best (`explain`).
 

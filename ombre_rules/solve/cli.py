@@ -1,6 +1,7 @@
 """`ombre solve`: double-dummy analysis of a deal from a record, a scenario, or a variant and seeds."""
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import sys
@@ -41,7 +42,7 @@ def add_parser(sub, load_variant, seat_players) -> None:
     """The `solve` command's parser; `load_variant(name, options)` and `seat_players(rules, text)` are the
     command line's own helpers."""
     s = sub.add_parser("solve", help="double-dummy analysis of a deal: best play with all hands open",
-                       description=DESCRIPTION, formatter_class=_raw())
+                       description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     s.add_argument("source", metavar="RECORD.json|SCENARIO.yaml|VARIANT")
     s.add_argument("--seed", type=int, help="the deal of VARIANT with this seed (default 0)")
     s.add_argument("--seeds", metavar="A..B", help="the deals of VARIANT with seeds A to B; ends with deals "
@@ -56,7 +57,8 @@ def add_parser(sub, load_variant, seat_players) -> None:
     at.add_argument("--at-action", type=int, metavar="N", help="solve after the first N actions of the deal")
     s.add_argument("--explain", action="store_true", help="judge each card of the actual deal")
     s.add_argument("--measure", choices=("auto",) + MEASURES, default="auto",
-                   help="what the side counts: tricks, or card points (auto: points if the deck has any)")
+                   help="what the side counts: tricks, or the card points of the piles it wins, the cards' own "
+                        "points (auto: points if the deck gives any)")
     s.add_argument("--aim", choices=("auto", "more", "fewer"), default="auto",
                    help="whether the declarer's side wants more of the measure or fewer (auto: trial play-outs)")
     s.add_argument("--max-nodes", type=int, metavar="N", help=f"stop after N nodes (default {DEFAULT_NODES:,} "
@@ -64,12 +66,6 @@ def add_parser(sub, load_variant, seat_players) -> None:
     s.add_argument("--time", type=float, metavar="SECONDS", help="stop after this many seconds")
     s.add_argument("--json", action="store_true", help="one JSON object per deal")
     s.set_defaults(fn=cmd_solve, load=load_variant, seat_players=seat_players)
-
-
-def _raw():
-    import argparse
-
-    return argparse.RawDescriptionHelpFormatter
 
 
 # -- where the deal comes from ----------------------------------------------------------------------------
