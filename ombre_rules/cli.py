@@ -30,6 +30,7 @@ EPILOG = """examples:
   ombre simulate VARIANT --deals 1000 --players greedy --seed 1 --jobs 2 --out deals.jsonl
   ombre compare VARIANT1 VARIANT2 --deals 2000 --seed 1 --out report/
   ombre rules VARIANT --format html --out rules.html
+  ombre solve deal.json --explain
   ombre diff VARIANT "VARIANT(OPTION=CHOICE)"
   ombre reference --out docs/reference.md
   ombre serve --port 8000 --data ombre-data
@@ -248,7 +249,7 @@ def cmd_compare(args) -> int:
         o = opts if len(args.variants) == 1 else {}
         rules = _rules(v, o)
         runs.append(compare.Run(v, o, rules, _players(rules, args.players)))
-    stopped = compare.play(runs, args.seed, args.deals, args.jobs, args.dask, args.quiet)
+    stopped = compare.play(runs, args.seed, args.deals, args.jobs, args.dask, args.quiet, args.double_dummy)
     a = compare.analyse(runs, args.min_reached)
     if not a["variants"]:
         print("ombre: interrupted before any deal was done", file=sys.stderr)
@@ -262,6 +263,11 @@ def cmd_compare(args) -> int:
         print(f"warning: {w}", file=out)
     files = report.write(a, meta, args.out)
     print(report.table(a["variants"]), file=out)
+    if args.double_dummy:
+        for v, kinds in a["players"].items():
+            print(f"double-dummy, {v}: " + "; ".join(
+                f"{nm} lost {d['double_dummy']['lost_per_deal']['mean']:.3f} {'/'.join(d['double_dummy']['measure'])}"
+                f" a deal ({d['double_dummy']['measured']} deals measured)" for nm, d in kinds.items()), file=out)
     if stopped:
         print("interrupted: " + ", ".join(f"{v} {n} of {args.deals} deals" for v, n in meta["played"].items()),
               file=out)
@@ -383,8 +389,13 @@ def build_parser() -> argparse.ArgumentParser:
                    "and charts ('-': the Markdown report on standard output)")
     s.add_argument("--min-reached", type=int, default=30, metavar="N",
                    help="warn about a rule the variants differ by that fewer than N deals reached (default 30)")
+    s.add_argument("--double-dummy", action="store_true", help="also measure how well the bots played: the tricks "
+                   "(or card points) each player's cards lost against double-dummy play, per deal (slow)")
     s.set_defaults(fn=cmd_compare)
     book_cli.add_parsers(sub, _load)
+    from .solve import cli as solve_cli
+
+    solve_cli.add_parser(sub, _load, _players)
     s = sub.add_parser("test", help="run scenario files (or folders of them)")
     s.add_argument("files", nargs="+", metavar="SCENARIO|FOLDER")
     _format_arg(s)

@@ -283,6 +283,15 @@ def _as_list(x: Any) -> list:
     return x if isinstance(x, list) else [x]
 
 
+def _items(data: dict) -> list[tuple[tuple, dict]]:
+    """(path, data) of each scenario of a file: the file itself, or each of its `scenarios` with the keys
+    they share."""
+    if "scenarios" not in data:
+        return [((), data)]
+    shared = {k: v for k, v in data.items() if k != "scenarios"}
+    return [(("scenarios", i), {**shared, **sc}) for i, sc in enumerate(data["scenarios"] or [])]
+
+
 def run_file(path: str, cache: dict | None = None) -> Report:
     """Run every scenario in a file."""
     cache = {} if cache is None else cache
@@ -291,12 +300,7 @@ def run_file(path: str, cache: dict | None = None) -> Report:
     data = doc.data
     if not isinstance(data, dict):
         raise SpecError("a scenario file is a mapping", Loc(path, 1, 1))
-    if "scenarios" in data:
-        shared = {k: v for k, v in data.items() if k != "scenarios"}
-        items = [(("scenarios", i), {**shared, **sc}) for i, sc in enumerate(data["scenarios"] or [])]
-    else:
-        items = [((), data)]
-    for base, sc in items:
+    for base, sc in _items(data):
         runner = _Runner(doc, base, sc, cache)
         try:
             fails = runner.run()
@@ -307,3 +311,18 @@ def run_file(path: str, cache: dict | None = None) -> Report:
         else:
             report.passed.append(runner.name)
     return report
+
+
+def scenario_deal(path: str, index: int = 1) -> tuple[State, list[str], str]:
+    """The deal of the `index`-th scenario of a file (1-based) before its actions, its actions as text, and
+    its name: what a scenario gives to tools that replay it their own way (`ombre solve`)."""
+    doc = load_file(path)
+    data = doc.data
+    if not isinstance(data, dict):
+        raise SpecError("a scenario file is a mapping", Loc(path, 1, 1))
+    items = _items(data)
+    if not 1 <= index <= len(items):
+        raise OmbreError(f"{path} holds {len(items)} scenario{'s' if len(items) != 1 else ''}, not {index}")
+    base, sc = items[index - 1]
+    runner = _Runner(doc, base, sc, {})
+    return runner.state(runner.rules()), [str(a) for a in sc.get("actions") or []], runner.name

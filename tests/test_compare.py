@@ -140,8 +140,8 @@ def test_report_files_html_self_contained(tmp_path, capsys):
 def test_interrupted_compare_reports_the_deals_played(tmp_path, capsys, monkeypatch):
     real = compare.run
 
-    def stops(variant, options, names, seed, deals, jobs, dask):
-        for line in real(variant, options, names, seed, deals, jobs, dask):
+    def stops(variant, options, names, seed, deals, jobs, dask, double_dummy=False):
+        for line in real(variant, options, names, seed, deals, jobs, dask, double_dummy):
             if variant == CB and line["deal"] == 12:
                 raise KeyboardInterrupt
             yield line
@@ -160,8 +160,8 @@ def test_interrupted_compare_reports_the_deals_played(tmp_path, capsys, monkeypa
 def test_interrupted_in_the_first_variant(tmp_path, capsys, monkeypatch):
     real = compare.run
 
-    def stops(variant, options, names, seed, deals, jobs, dask):
-        for line in real(variant, options, names, seed, deals, jobs, dask):
+    def stops(variant, options, names, seed, deals, jobs, dask, double_dummy=False):
+        for line in real(variant, options, names, seed, deals, jobs, dask, double_dummy):
             if line["deal"] == 7:
                 raise KeyboardInterrupt
             yield line

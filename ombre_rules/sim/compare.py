@@ -45,13 +45,15 @@ class Run:
             self.paired.add(x, d)
 
 
-def play(runs: list[Run], seed: int, deals: int, jobs: int, dask: str | None, quiet: bool = False) -> bool:
-    """Play each run's deals in turn (into its accumulators); whether Ctrl-C stopped the comparison."""
+def play(runs: list[Run], seed: int, deals: int, jobs: int, dask: str | None, quiet: bool = False,
+         double_dummy: bool = False) -> bool:
+    """Play each run's deals in turn (into its accumulators; `double_dummy` adds the double-dummy measure to
+    each deal); whether Ctrl-C stopped the comparison."""
     for i, r in enumerate(runs):
         if len(runs) > 1:
             r.paired = Deals(r.metrics.scores) if i == 0 else Differences(runs[0].paired, r.metrics.scores)
-        _done, stopped = collect(run(r.variant, r.options, r.players, seed, deals, jobs, dask), deals,
-                                 f"{r.rules.variant} ({i + 1}/{len(runs)})", r.add, quiet=quiet)
+        lines = run(r.variant, r.options, r.players, seed, deals, jobs, dask, double_dummy)
+        _done, stopped = collect(lines, deals, f"{r.rules.variant} ({i + 1}/{len(runs)})", r.add, quiet=quiet)
         if stopped:
             return True
     return False

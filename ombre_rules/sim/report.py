@@ -156,6 +156,14 @@ def _details(doc: Doc, a: dict, players: dict[str, list[str]]) -> None:
             doc.table(["player", "seats", "mean payment", "win rate"],
                       [[nm, ", ".join(map(str, d["seats"])), _mean(d), _pct(d["win_rate"])]
                        for nm, d in kinds.items()])
+        dd = [(nm, d["double_dummy"]) for nm, d in kinds.items() if "double_dummy" in d]
+        if dd:
+            doc.p("Double-dummy (--double-dummy): what a player's cards lost against the best play with every hand "
+                  "open, from the first card of each deal, in the variant's measure (tricks, or card points), "
+                  "per deal and seat it held; a deal whose search passed its node limit is skipped.")
+            doc.table(["player", "measure", "lost per deal", "deals measured", "skipped"],
+                      [[nm, ", ".join(d["measure"]) or "-", _mean(d["lost_per_deal"], ".3f"), str(d["measured"]),
+                        str(d["skipped"])] for nm, d in dd])
         dp = m["declarer_payment"]
         doc.p(f"Declarer's payment: mean {_mean(dp)}, sd {dp['sd']:.2f}; a seat's mean absolute payment "
               f"{m['payment_spread']:.2f} (sd {m['payment_sd']:.2f}); the pool gains {m['pool_net']:+.2f} a deal "

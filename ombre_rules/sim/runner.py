@@ -20,6 +20,7 @@ from ..engine import DONE, State
 from ..errors import OmbreError
 from ..players import make_player, observe
 from ..ruleset import Ruleset, load
+from ..solve.analysis import deal_loss
 
 
 def deal_seed(seed: int, i: int) -> int:
@@ -35,7 +36,7 @@ def fallback_taken(rules: Ruleset, state: State) -> bool:
         (ap.force_contract is not None and res.contract == ap.force_contract.name)
 
 
-def play_deal(rules: Ruleset, names: list[str], seed: int, i: int) -> dict:
+def play_deal(rules: Ruleset, names: list[str], seed: int, i: int, double_dummy: bool = False) -> dict:
     """Play deal i of a run with one named player per seat; its result line, with what the deal reached: the
     mechanics offered (legal at some decision) and taken, the decisions with a choice, each trick's winner."""
     s = deal_seed(seed, i)
@@ -62,7 +63,8 @@ def play_deal(rules: Ruleset, names: list[str], seed: int, i: int) -> dict:
             "pool_before": res.pool_before, "pool_after": res.pool_after, "actions": len(state.history),
             "history": [rules.action_str(a) for a in state.history], "fallback": fallback_taken(rules, state),
             "offered": sorted(offered), "taken": sorted({verbs[a] for a in state.history if a >= high}),
-            "decisions": decisions, "choices": choices, "winners": [w for _l, _c, w in state.trick_log]}
+            "decisions": decisions, "choices": choices, "winners": [w for _l, _c, w in state.trick_log],
+            **({"double_dummy": deal_loss(state)} if double_dummy else {})}
 
 
 _RULES: dict[tuple, Ruleset] = {}
@@ -76,10 +78,11 @@ def _rules(variant: str, options: dict) -> Ruleset:
     return r
 
 
-def play_chunk(variant: str, options: dict, names: list[str], seed: int, first: int, count: int) -> list[dict]:
+def play_chunk(variant: str, options: dict, names: list[str], seed: int, first: int, count: int,
+               double_dummy: bool = False) -> list[dict]:
     """Deals first .. first+count-1 of a run (what one process or one cluster task plays)."""
     rules = _rules(variant, options)
-    return [play_deal(rules, names, seed, i) for i in range(first, first + count)]
+    return [play_deal(rules, names, seed, i, double_dummy) for i in range(first, first + count)]
 
 
 def _worker_start(variant: str, options: dict) -> None:
@@ -125,28 +128,29 @@ def ordered(submit: Callable[[int, int], Any], parts: Iterable[tuple[int, int]],
 
 
 def run(variant: str, options: dict, names: list[str], seed: int, deals: int, jobs: int = 1,
-        dask: str | None = None) -> Iterator[dict]:
+        dask: str | None = None, double_dummy: bool = False) -> Iterator[dict]:
     """The result lines of a run, in deal order, as they are played: here, in `jobs` local processes, or on the
     Dask cluster at address `dask` (`local:N`: a cluster of N one-thread worker processes started for the run).
-    At most WINDOW chunks a worker are out at any time, so memory does not grow with the run."""
+    At most WINDOW chunks a worker are out at any time, so memory does not grow with the run. `double_dummy`
+    adds the double-dummy measure to each line."""
     rules = _rules(variant, options)
     if len(names) != rules.players:
         raise OmbreError(f"--players names {len(names)} players; {rules.variant} has {rules.players} seats")
     for nm in set(names):
         make_player(nm, 0, rules)  # unknown names fail here, before any work starts
     if dask is not None:
-        yield from _run_dask(variant, options, names, seed, deals, dask)
+        yield from _run_dask(variant, options, names, seed, deals, dask, double_dummy)
         return
     if jobs <= 1:
         for i in range(deals):
-            yield play_deal(rules, names, seed, i)
+            yield play_deal(rules, names, seed, i, double_dummy)
         return
     from concurrent.futures import ProcessPoolExecutor
 
     ex = ProcessPoolExecutor(jobs, initializer=_worker_start, initargs=(variant, options))
     try:
         def submit(first: int, count: int):
-            return ex.submit(play_chunk, variant, options, names, seed, first, count)
+            return ex.submit(play_chunk, variant, options, names, seed, first, count, double_dummy)
 
         with closing(ordered(submit, chunks(deals, jobs), WINDOW * jobs)) as results:
             for lines in results:
@@ -187,12 +191,13 @@ def _client(address: str) -> Iterator[Any]:
         yield client
 
 
-def _run_dask(variant: str, options: dict, names: list[str], seed: int, deals: int, address: str) -> Iterator[dict]:
+def _run_dask(variant: str, options: dict, names: list[str], seed: int, deals: int, address: str,
+              double_dummy: bool = False) -> Iterator[dict]:
     with _client(address) as client:
         workers = max(1, sum(client.nthreads().values()))
 
         def submit(first: int, count: int):
-            return client.submit(play_chunk, variant, options, names, seed, first, count, pure=False)
+            return client.submit(play_chunk, variant, options, names, seed, first, count, double_dummy, pure=False)
 
         with closing(ordered(submit, chunks(deals, workers), WINDOW * workers)) as results:
             for lines in results:

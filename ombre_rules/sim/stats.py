@@ -278,6 +278,10 @@ class Metrics(Tally):
         self.tricks = 0
         self.duration = Moments()
         self.means = {k: Moments() for k in ("AdvantageP1", "LeadChange", "Drama", "DecisionMoves")}
+        # --double-dummy (opt-in, a few deals a second): what each seat's cards lost, per measured deal
+        self.dd_seen = 0
+        self.dd_measures: set[str] = set()
+        self.dd_lost = [array("d") for _ in range(players)]
 
     def add(self, x: dict, d: dict | None = None) -> None:
         """Add a result line (`d`: its `per_deal` values, when the caller has them)."""
@@ -302,6 +306,13 @@ class Metrics(Tally):
             v = d[k]
             if v is not None:
                 m.add(v)
+        if "double_dummy" in x:
+            self.dd_seen += 1
+            dd = x["double_dummy"]
+            if dd is not None:  # None: the search passed its limit
+                self.dd_measures.add(dd["measure"])
+                for k, v in enumerate(dd["lost"]):
+                    self.dd_lost[k].append(v)
 
     def result(self) -> dict:
         n, players = self.deals, self.players
@@ -351,6 +362,12 @@ def by_player(m: Metrics, names: list[str]) -> dict[str, dict]:
         pays = Moments.merged(m.seat_payment[k] for k in seats)
         out[nm] = {"seats": seats, **pays.ci(),
                    "win_rate": sum(m.seat_halves[k] for k in seats) / 2 / pays.n if pays.n else 0.0}
+        if m.dd_seen:
+            lost = Moments()
+            for per_seat in zip(*(m.dd_lost[k] for k in seats), strict=True):
+                lost.add(sum(per_seat) / len(seats))
+            out[nm]["double_dummy"] = {"measured": lost.n, "skipped": m.dd_seen - lost.n,
+                                       "measure": sorted(m.dd_measures), "lost_per_deal": lost.ci()}
     return out
 
 
