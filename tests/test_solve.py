@@ -132,7 +132,7 @@ def _ending_of(path: str, sel: tuple, tricks_left: int, mid: bool) -> State:
 def test_legal_cards_are_the_engines(path, sel):
     """At every card of random deals, the solver's legal cards are exactly the cards of legal_actions()."""
     rules = rules_of(path, sel)
-    for seed in range(3):
+    for seed in range(3 if rules.deck.size <= 40 else 1):  # a big deck's deal has cards enough for one
         rng = random.Random(seed)
         s = to_play(rules, seed)
         if s is None:
