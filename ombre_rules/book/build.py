@@ -283,6 +283,8 @@ class Builder:
                 text += f" when {self.say(co['when'])}"
             if co.get("consent"):
                 text += f"; the defenders must agree when {self.say(co['consent'])}"
+            if co.get("takeover"):
+                text += f"; a defender who refuses becomes the declarer when {self.say(co['takeover'])}"
             s.rule("concede", self.sentence(co, "") if co.get("doc") else text + ".", co.get("when", ""))
         if "surrender" in p and p["surrender"] is not None:
             when = (p["surrender"] or {}).get("when")

@@ -61,7 +61,7 @@ class State(AuctionStage, ContractStage, ExchangeStage, CallStage, LayAwayStage,
                  "drawn", "last_exchanger", "play_hands", "committed", "stopped", "conceded", "concede_refused",
                  "consent_queue", "result", "outcome", "called", "partner", "told", "claim_seat", "bid_of",
                  "orders", "tn", "shown", "end_when", "high_by", "duel_p", "duel_q", "duel_queue",
-                 "handed", "pre")
+                 "handed", "pre", "taken_from")
 
     def __init__(self, rules: Ruleset, *, seed: int | None = None, dealer: int = 0, pool: int = 0,
                  hands: list[int] | None = None, talon: list[int] | None = None) -> None:
@@ -106,6 +106,7 @@ class State(AuctionStage, ContractStage, ExchangeStage, CallStage, LayAwayStage,
         self.nc = rules.A_DISCARD
         self.nxt = rules.rings[dealer]
         self.called = self.partner = self.claim_seat = -1
+        self.taken_from = -1
         self.told = 0
         self.orders = rules.orders[dealer]
         self.tn = rules.active

@@ -40,7 +40,7 @@ class PlayRules:
     first_leader: Expr
     follow: tuple[tuple[Expr, Expr | None], ...]
     claim: tuple[int, Expr] | None
-    concede: tuple[int, Expr | None, Expr | None] | None
+    concede: tuple[int, Expr | None, Expr | None, Expr | None] | None
     claim_by_side: bool = False
     claim_tells: bool = False
     surrender: Expr | None = None
