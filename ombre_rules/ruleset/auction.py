@@ -63,7 +63,7 @@ class AuctionPart(RulesetBase):
                                     data["auction"].get("form", "rotation"),
                                     data["auction"].get("contract_choice", "bid"), final)
         self.hold_by_priority = self.auction.hold == "earlier_seat"
-        self.main_round = tuple(sorted((c for c in self.contracts if c.biddable), key=lambda c: c.level))
+        self.main_round = tuple(sorted((c for c in self.contracts if c.biddable), key=lambda c: self.bid_level(c, 0)))
 
     def bid_lists(self, contracts: tuple[Contract, ...], key: int) -> tuple[list[tuple[int, ...]], tuple[int, ...]]:
         """For an auction round (0 main, 1 after all passed): by the level of the current high bid, `pass` and
@@ -75,9 +75,10 @@ class AuctionPart(RulesetBase):
             table = []
             for lvl in range(top + 1):
                 above = [lv for lv, _a in ranked if lv > lvl]
-                # without jump bids only the next level above may be bid
+                # without jump bids only the next level above may be bid, and a contract that may be bid by a jump
                 cap = min(above, default=0) if not self.jumps else top
-                table.append((self.A_PASS,) + tuple(a for lv, a in ranked if lvl < lv <= cap))
+                table.append((self.A_PASS,) + tuple(a for lv, a in ranked if lvl < lv <= cap or
+                                                    lvl < lv and self.contracts[a - self.A_BID].jump))
             levels = [0] * len(self.contracts)
             for lv, a in ranked:
                 levels[a - self.A_BID] = lv
@@ -88,5 +89,5 @@ class AuctionPart(RulesetBase):
         """A contract's rank in an auction round; in the round after all passed (or the forced seat's choice),
         contracts without a level rank in the order they are listed there."""
         if c.level or round_no == 0:
-            return c.level
+            return c.level * self.bid_scale + c.sub
         return self.auction.extra_round.index(c) + 1
