@@ -157,14 +157,20 @@ class Builder:
         if a.get("final"):
             s.rule("final", f"A bid of {', '.join(a['final'])} ends the auction at once.")
         ap = a.get("all_pass") or {"then": "redeal"}
-        text = "When all pass, " + ALL_PASS[ap["then"]]
-        if ap.get("who"):
-            text += f": {self.say(ap['who'])}"
-        if ap.get("contract"):
-            text += f", playing {ap['contract']}"
-        if ap.get("contracts"):
-            text += f", of {', '.join(ap['contracts'])}"
-        s.rule("all_pass", self.sentence(ap, "") if ap.get("doc") else text + ".", ap.get("who", ""))
+        branches = ap if isinstance(ap, list) else [ap]
+        for i, b in enumerate(branches):
+            text = ("When all pass, " if i == 0 else "Otherwise, ") + \
+                (f"if {self.say(b['when'])}, " if b.get("when") else "") + ALL_PASS[b["then"]]
+            if b.get("who"):
+                text += f": {self.say(b['who'])}"
+            if b.get("contract"):
+                text += f", {'offered' if b.get('may_pass') else 'playing'} {b['contract']}"
+            if b.get("contracts"):
+                text += f", of {', '.join(b['contracts'])}" + (" (he may pass)" if b.get("may_pass") else "")
+            key = "all_pass" if len(branches) == 1 else f"all_pass.{i}"
+            s.rule(key, self.sentence(b, "") if b.get("doc") else text + ".", b.get("when") or b.get("who", ""))
+        if len(branches) > 1 and branches[-1]["then"] != "redeal":
+            s.rule("all_pass.else", "Otherwise the cards are dealt again.")
         rows = [[c.name, c.title, str(c.level) if c.biddable else "—", str(c.value), self.trump_words(c)]
                 for c in sorted(self.rules.contracts, key=lambda c: (not c.biddable, c.level, c.sub, c.index))]
         s.table("ladder", "The contracts, lowest bid first", ["contract", "title", "level", "value", "trumps"], rows)
