@@ -267,3 +267,31 @@ TRESILLO_OPTION_RUNS = [
 def test_each_tresillo_option_keeps_every_invariant(variant):
     outcomes = _run(load(variant), 1000, 6, views=True, view_every=5)
     assert sum(outcomes.values()) == 1000
+
+
+def test_rocambor_random_deals_keep_every_invariant():
+    contracts: dict = {}
+    outcomes = _run(load("rocambor"), DEALS, 7, views=True, contracts=contracts, choose=_cautious(7), view_every=10)
+    assert sum(outcomes.values()) == DEALS
+    assert {"entrada_diamonds", "volteo", "solo_diamonds", "espada_obligada", "penetro", "contrabola"} <= set(contracts)
+
+
+ROCAMBOR_OPTION_RUNS = [
+    "rocambor(table=three)",
+    "rocambor(sitter_shares_payments=false)",
+    "rocambor(punto=plain_order)",
+    "rocambor(hold=none)",
+    "rocambor(must_trump_when_void=true)",
+    "rocambor(jugador_max_oros=8,first_defender_max=8)",
+    "rocambor(favour_value_follows=contract_name)",
+    "rocambor(forced_exchange_before_trumps=true)",
+    "rocambor(contrabola_trumps=named)",
+    "rocambor(surrender=none)",
+    "rocambor(declared_bola=true)",
+]
+
+
+@pytest.mark.parametrize("variant", ROCAMBOR_OPTION_RUNS)
+def test_each_rocambor_option_keeps_every_invariant(variant):
+    outcomes = _run(load(variant), 1000, 7, views=True, view_every=5)
+    assert sum(outcomes.values()) == 1000

@@ -147,6 +147,7 @@ VAR_DOCS: dict[str, tuple[str, str]] = {
     'pool_before': ('the pool before the ante', 'pool_before'),
     'tricks_left': ('tricks still to play', 'tricks_left == 0'),
     'taken_from': ('the seat that conceded, when a defender took his game over (none otherwise)', 'tricks(taken_from)'),
+    'high_bid': ('the highest bid of the auction so far (none before any bid)', 'high_bid == none'),
     'choice': ('the suit or card a trump or call condition considers', 'choice.rank == K'),
     'bidder': ('the seat bidding, in a bid condition', 'len(hand(bidder))'),
     'seats': ('the number of seats at the table (sit_out.who)', '(dealer + 2) % seats'),
