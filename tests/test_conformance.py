@@ -234,3 +234,64 @@ TAROC_OPTION_RUNS = [
 def test_each_taroc_option_keeps_every_invariant(variant):
     outcomes = _run(load(variant), 500, 4, views=True, view_every=5)
     assert sum(outcomes.values()) == 500
+
+
+def test_tresillo_random_deals_keep_every_invariant():
+    contracts: dict = {}
+    outcomes = _run(load("tresillo"), DEALS, 6, views=True, contracts=contracts, choose=_cautious(6), view_every=10)
+    assert sum(outcomes.values()) == DEALS
+    assert {"entrada", "entrada_clubs", "vuelta", "solo", "solo_clubs"} <= set(contracts)
+    assert {"sacada", "puesta", "codillo", "defended_taken", "defended_saved"} <= set(outcomes)
+
+
+TRESILLO_OPTION_RUNS = [
+    "tresillo(table=three)",
+    "tresillo(favour_suit=oros)",
+    "tresillo(favour_suit=none)",
+    "tresillo(favour_extra=0)",
+    "tresillo(all_pass=espada_forzada)",
+    "tresillo(all_pass=contrabola)",
+    "tresillo(declared_bola=true)",
+    "tresillo(estuches_min_run=1)",
+    "tresillo(entrada_min_exchange=1)",
+    "tresillo(tie_above_jugador=codillo_shared)",
+    "tresillo(vuelta_surrender=needs_both_consent)",
+    "tresillo(defender_first=positional)",
+    "tresillo(leftover_stock=all)",
+    "tresillo(leftover_stock=last_exchanger)",
+    "tresillo(primeras=0,bola_bonus=30)",
+]
+
+
+@pytest.mark.parametrize("variant", TRESILLO_OPTION_RUNS)
+def test_each_tresillo_option_keeps_every_invariant(variant):
+    outcomes = _run(load(variant), 1000, 6, views=True, view_every=5)
+    assert sum(outcomes.values()) == 1000
+
+
+def test_rocambor_random_deals_keep_every_invariant():
+    contracts: dict = {}
+    outcomes = _run(load("rocambor"), DEALS, 7, views=True, contracts=contracts, choose=_cautious(7), view_every=10)
+    assert sum(outcomes.values()) == DEALS
+    assert {"entrada_diamonds", "volteo", "solo_diamonds", "espada_obligada", "penetro", "contrabola"} <= set(contracts)
+
+
+ROCAMBOR_OPTION_RUNS = [
+    "rocambor(table=three)",
+    "rocambor(sitter_shares_payments=false)",
+    "rocambor(punto=plain_order)",
+    "rocambor(hold=none)",
+    "rocambor(must_trump_when_void=true)",
+    "rocambor(jugador_max_oros=8,first_defender_max=8)",
+    "rocambor(favour_value_follows=contract_name)",
+    "rocambor(forced_exchange_before_trumps=true)",
+    "rocambor(contrabola_trumps=named)",
+    "rocambor(surrender=none)",
+    "rocambor(declared_bola=true)",
+]
+
+
+@pytest.mark.parametrize("variant", ROCAMBOR_OPTION_RUNS)
+def test_each_rocambor_option_keeps_every_invariant(variant):
+    outcomes = _run(load(variant), 1000, 7, views=True, view_every=5)
+    assert sum(outcomes.values()) == 1000

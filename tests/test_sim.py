@@ -131,4 +131,4 @@ def test_bench_bots_variants():
     from ombre_rules.sim.speed import builtin_variants
 
     assert builtin_variants() == ["cinquillo", "danish-lhombre", "ombre-a-dos", "ombre", "quadrille",
-                                  "taroc-lhombre", "tredrille"]
+                                  "rocambor", "taroc-lhombre", "tredrille", "tresillo"]

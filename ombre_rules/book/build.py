@@ -140,6 +140,8 @@ class Builder:
                 s.rule(key, text)
         if a.get("jumps") is False:
             s.rule("jumps", "Only the next level above the high bid may be bid.")
+        if a.get("suit_order"):
+            s.rule("suit_order", f"Bids of one level in a suit rank, lowest first: {', '.join(a['suit_order'])}.")
         if a.get("contract_choice", "bid") != "bid":
             s.rule("contract_choice", "The winner announces his contract after the auction: "
                    + ("one of exactly the level held." if a["contract_choice"] == "level"
@@ -155,16 +157,22 @@ class Builder:
         if a.get("final"):
             s.rule("final", f"A bid of {', '.join(a['final'])} ends the auction at once.")
         ap = a.get("all_pass") or {"then": "redeal"}
-        text = "When all pass, " + ALL_PASS[ap["then"]]
-        if ap.get("who"):
-            text += f": {self.say(ap['who'])}"
-        if ap.get("contract"):
-            text += f", playing {ap['contract']}"
-        if ap.get("contracts"):
-            text += f", of {', '.join(ap['contracts'])}"
-        s.rule("all_pass", self.sentence(ap, "") if ap.get("doc") else text + ".", ap.get("who", ""))
+        branches = ap if isinstance(ap, list) else [ap]
+        for i, b in enumerate(branches):
+            text = ("When all pass, " if i == 0 else "Otherwise, ") + \
+                (f"if {self.say(b['when'])}, " if b.get("when") else "") + ALL_PASS[b["then"]]
+            if b.get("who"):
+                text += f": {self.say(b['who'])}"
+            if b.get("contract"):
+                text += f", {'offered' if b.get('may_pass') else 'playing'} {b['contract']}"
+            if b.get("contracts"):
+                text += f", of {', '.join(b['contracts'])}" + (" (he may pass)" if b.get("may_pass") else "")
+            key = "all_pass" if len(branches) == 1 else f"all_pass.{i}"
+            s.rule(key, self.sentence(b, "") if b.get("doc") else text + ".", b.get("when") or b.get("who", ""))
+        if len(branches) > 1 and branches[-1]["then"] != "redeal":
+            s.rule("all_pass.else", "Otherwise the cards are dealt again.")
         rows = [[c.name, c.title, str(c.level) if c.biddable else "—", str(c.value), self.trump_words(c)]
-                for c in sorted(self.rules.contracts, key=lambda c: (not c.biddable, c.level, c.index))]
+                for c in sorted(self.rules.contracts, key=lambda c: (not c.biddable, c.level, c.sub, c.index))]
         s.table("ladder", "The contracts, lowest bid first", ["contract", "title", "level", "value", "trumps"], rows)
 
     def trump_words(self, c: Any) -> str:
@@ -179,6 +187,12 @@ class Builder:
             s.rule("doc", str(data["doc"]))
         how = f"level {c.level} in the auction" if c.biddable else "not bid in the main auction"
         s.rule("value", f"{c.name}: {how}, value {c.value}.")
+        bids = [d for d in self.rules.contracts if d.base is c]
+        if bids:
+            s.rule("suit_bids", self.sentence(data["suit_bids"], "") if data["suit_bids"].get("doc") else
+                   "It may also be bid with the suit named, which makes that suit trumps and ranks above the plain "
+                   f"bid: {', '.join(f'{d.name} ({d.title})' for d in bids)}"
+                   + ("; it is not bid without a suit." if not c.biddable else "."))
         s.rule("trump", self.trump_words(c).capitalize() + ".")
         if c.trump_allowed is not None:
             s.rule("trump_allowed", f"A trump suit may be chosen when {self.say(c.trump_allowed.text)}.",
@@ -283,6 +297,8 @@ class Builder:
                 text += f" when {self.say(co['when'])}"
             if co.get("consent"):
                 text += f"; the defenders must agree when {self.say(co['consent'])}"
+            if co.get("takeover"):
+                text += f"; a defender who refuses becomes the declarer when {self.say(co['takeover'])}"
             s.rule("concede", self.sentence(co, "") if co.get("doc") else text + ".", co.get("when", ""))
         if "surrender" in p and p["surrender"] is not None:
             when = (p["surrender"] or {}).get("when")
@@ -372,7 +388,8 @@ def build(rules: Any, options: bool = True, examples: bool = True, effects: bool
     b.deal()
     b.auction()
     for c in rules.contracts:
-        b.contract(c)
+        if c.base is None:  # a suit bid is described with its contract
+            b.contract(c)
     b.play()
     b.outcomes()
     b.scoring()

@@ -1,5 +1,5 @@
 """The auction: bids in turn or in duels, holding a bid, forced and final bids, the all-pass fallbacks, and the
-raise after it (phases AUCTION and RAISE).
+raise after it (phases AUCTION and RAISE); what follows when all pass is in all_pass.py.
 
 Driven by `auction` (`first`, `form`, `hold`, `jumps`, `forced`, `final`, `opening`, `auto_pass`, `raise`,
 `contract_choice`, `all_pass`) and, per contract, `level`, `holdable`, `bid_when` and `show`; compiled in
@@ -22,7 +22,7 @@ class AuctionStage:
         if self._forced():
             return [r.A_PASS, r.A_HOLD]
         acts = list(self.round_bids[self.high_level])
-        if self.round_no == 2:  # a seat forced to choose a contract may not pass
+        if self.round_no and self._must_choose():  # a seat forced to choose a contract may not pass
             acts.remove(r.A_PASS)
         if r.bid_conditions:
             acts = [a for a in acts if a == r.A_PASS or self._bid_allowed(a)]
@@ -73,7 +73,7 @@ class AuctionStage:
         """A pass or bid of the round is refused only to a forced seat: an overcalled one may not bid, one
         forced to choose a contract may not pass."""
         if a == self.rules.A_PASS:
-            return self.round_no != 2
+            return not (self.round_no and self._must_choose())
         return not self._forced()
 
     def _may_hold(self, forced: bool) -> bool:
@@ -242,18 +242,7 @@ class AuctionStage:
                 return
             self._declared(choices[0] if choices else self.high)
             return
-        ap = r.auction
-        if ap.all_pass == "force" and ap.force_contract is None and self.round_no == 0:
-            seat = self._seat(ap.force_who)
-            self._start_auction(2, ap.extra_round)
-            self.passed = [s != seat for s in range(self.n)]
-            self.first_bidder = self.to_move = seat
-        elif ap.all_pass == "force" and ap.force_contract is not None:
-            self._begin_contract(self._seat(ap.force_who), ap.force_contract)
-        elif ap.all_pass == "auction" and self.round_no == 0 and ap.extra_round:
-            self._start_auction(1, ap.extra_round)
-        else:
-            self._finish(all_pass=True)
+        self._all_passed()
 
     def _start_raise(self) -> None:
         """The auction's winner may name a higher contract (or pass to keep his)."""

@@ -269,10 +269,18 @@ class PlayStage:
             self._finish()
 
     def _a_refuse(self) -> None:
+        """A defender refuses the concession: play goes on where it stopped, with the refusing defender as the
+        declarer when `play.concede.takeover` holds (the one who conceded then defends, `taken_from`)."""
         self.concede_refused = True
         self.phase = PLAY
         self.consent_queue = []
-        self.to_move = self.declarer
+        takeover = self.contract.play.concede[3]
+        if takeover is not None and self.eval(takeover):
+            self.taken_from = self.declarer
+            self.declarer = self.to_move
+            self.to_move = self.taken_from
+        else:
+            self.to_move = self.declarer
 
     # -- play with an excuse card -------------------------------------------------------------------------
     def _play_with_excuse(self) -> None:

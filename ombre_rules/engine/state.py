@@ -14,6 +14,7 @@ from ..envs import SEAT_VARS, DealEnv
 from ..errors import IllegalActionError, OmbreError, SpecError
 from ..ruleset import Contract, Ruleset
 from . import portable
+from .all_pass import AllPassStage
 from .auction import AuctionStage
 from .calls import CallStage
 from .contract import ContractStage
@@ -44,7 +45,7 @@ from .settle import Result, SettleStage
 __all__ = ["State", "Result", "shuffled"]
 
 
-class State(AuctionStage, ContractStage, ExchangeStage, CallStage, LayAwayStage, PlayStage, SettleStage):
+class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage, LayAwayStage, PlayStage, SettleStage):
     """The state of one deal of a variant. Create with `State(rules, seed=…)` or with given hands.
 
     It holds every field of the deal (its slots) and dispatches each phase's legal list and actions to the
@@ -61,7 +62,7 @@ class State(AuctionStage, ContractStage, ExchangeStage, CallStage, LayAwayStage,
                  "drawn", "last_exchanger", "play_hands", "committed", "stopped", "conceded", "concede_refused",
                  "consent_queue", "result", "outcome", "called", "partner", "told", "claim_seat", "bid_of",
                  "orders", "tn", "shown", "end_when", "high_by", "duel_p", "duel_q", "duel_queue",
-                 "handed", "pre")
+                 "handed", "pre", "taken_from", "ap_at")
 
     def __init__(self, rules: Ruleset, *, seed: int | None = None, dealer: int = 0, pool: int = 0,
                  hands: list[int] | None = None, talon: list[int] | None = None) -> None:
@@ -106,6 +107,8 @@ class State(AuctionStage, ContractStage, ExchangeStage, CallStage, LayAwayStage,
         self.nc = rules.A_DISCARD
         self.nxt = rules.rings[dealer]
         self.called = self.partner = self.claim_seat = -1
+        self.taken_from = -1
+        self.ap_at = 0
         self.told = 0
         self.orders = rules.orders[dealer]
         self.tn = rules.active

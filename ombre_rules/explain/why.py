@@ -10,7 +10,7 @@ from .phrase import phrase
 def follow_items(rules: Any, contract: Any) -> list[dict]:
     """The play obligations (`play.follow`) that apply to a contract: its own, else the variant's."""
     data = rules.spec.data
-    own = ((data["contracts"].get(contract.name) or {}).get("play") or {})
+    own = ((data["contracts"].get(contract.key) or {}).get("play") or {})
     if "follow" in own:
         return list(own["follow"] or [])
     return list((data.get("play") or {}).get("follow") or [])

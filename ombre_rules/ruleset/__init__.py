@@ -23,6 +23,7 @@ from .deal import DealPart
 from .mechanics import build_mechanics
 from .play import PlayPart
 from .settlement import build_settlement
+from .suit_bids import derive_suit_bids
 
 __all__ = ["Ruleset", "load", "Contract", "Context", "AuctionRules", "ExchangeRules", "PlayRules", "CallRules",
            "Limits", "RulesetBase", "BASE_ATTRS", "SPECIAL_VERBS"]
@@ -63,6 +64,7 @@ class Ruleset(ActionPart, PlayPart, ContractPart, AuctionPart, RankTables, DealP
             self.contracts.append(Contract(name, i, int(c.get("level", 0)), int(c.get("value", 0)),
                                            c.get("title", name), "level" in c))
         self.contract_by_name = {c.name: c for c in self.contracts}
+        derive_suit_bids(self)
         self._namespace()
         self._compile_names()
         self._sit_out()

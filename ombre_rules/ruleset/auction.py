@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from ..envs import AUCTION_FUNCS, SEAT_VARS
 from ..lang import Expr, Site
 from ..lang import types as T
+from .all_pass import AllPassBranch, compile_all_pass
 from .base import RulesetBase
 from .contracts import Contract
 
@@ -26,6 +27,7 @@ class AuctionRules:
     form: str = "rotation"
     choice: str = "bid"
     final_bids: frozenset = frozenset()
+    branches: tuple[AllPassBranch, ...] = ()
 
 
 class AuctionPart(RulesetBase):
@@ -33,23 +35,11 @@ class AuctionPart(RulesetBase):
 
     def _compile_auction(self) -> None:
         data = self.spec.data
-        ap = data["auction"].get("all_pass") or {"then": "redeal"}
         first = self._expr(("auction", "first"), Site("auction.first", SEAT_VARS, AUCTION_FUNCS, result=T.INT),
                            "forehand")
-        force_contract = force_who = None
-        extra: tuple[Contract, ...] = ()
-        if ap["then"] == "force" and ap.get("contracts"):  # the forced seat chooses one of these contracts
-            extra = tuple(self._contract_ref(c, ("auction", "all_pass", "contracts", i))
-                          for i, c in enumerate(ap["contracts"]))
-            force_who = self._expr(("auction", "all_pass", "who"), Site("auction.all_pass.who", SEAT_VARS,
-                                                                         AUCTION_FUNCS, result=T.INT), "forehand")
-        elif ap["then"] == "force":
-            force_contract = self._contract_ref(ap.get("contract"), ("auction", "all_pass", "contract"))
-            force_who = self._expr(("auction", "all_pass", "who"), Site("auction.all_pass.who", SEAT_VARS,
-                                                                         AUCTION_FUNCS, result=T.INT), "forehand")
-        elif ap["then"] == "auction":
-            extra = tuple(self._contract_ref(c, ("auction", "all_pass", "contracts", i))
-                          for i, c in enumerate(ap.get("contracts") or []))
+        branches = compile_all_pass(self)
+        b0 = branches[0]  # the single rule's terms, as the simulator's coverage names them
+        rule = "+".join(b.then for b in branches) if len(branches) > 1 else b0.then
         forced = data["auction"].get("forced")
         forced_bid, forced_by = None, frozenset()
         if forced:
@@ -58,12 +48,12 @@ class AuctionPart(RulesetBase):
                                   for i, c in enumerate(forced["by"]))
         final = frozenset(self._contract_ref(c, ("auction", "final", i))
                           for i, c in enumerate(data["auction"].get("final") or []))
-        self.auction = AuctionRules(first, data["auction"].get("hold", "earlier_seat"), ap["then"],
-                                    force_who, force_contract, extra, forced_bid, forced_by,
+        self.auction = AuctionRules(first, data["auction"].get("hold", "earlier_seat"), rule,
+                                    b0.who, b0.contract, b0.contracts, forced_bid, forced_by,
                                     data["auction"].get("form", "rotation"),
-                                    data["auction"].get("contract_choice", "bid"), final)
+                                    data["auction"].get("contract_choice", "bid"), final, branches)
         self.hold_by_priority = self.auction.hold == "earlier_seat"
-        self.main_round = tuple(sorted((c for c in self.contracts if c.biddable), key=lambda c: c.level))
+        self.main_round = tuple(sorted((c for c in self.contracts if c.biddable), key=lambda c: self.bid_level(c, 0)))
 
     def bid_lists(self, contracts: tuple[Contract, ...], key: int) -> tuple[list[tuple[int, ...]], tuple[int, ...]]:
         """For an auction round (0 main, 1 after all passed): by the level of the current high bid, `pass` and
@@ -75,9 +65,10 @@ class AuctionPart(RulesetBase):
             table = []
             for lvl in range(top + 1):
                 above = [lv for lv, _a in ranked if lv > lvl]
-                # without jump bids only the next level above may be bid
+                # without jump bids only the next level above may be bid, and a contract that may be bid by a jump
                 cap = min(above, default=0) if not self.jumps else top
-                table.append((self.A_PASS,) + tuple(a for lv, a in ranked if lvl < lv <= cap))
+                table.append((self.A_PASS,) + tuple(a for lv, a in ranked if lvl < lv <= cap or
+                                                    lvl < lv and self.contracts[a - self.A_BID].jump))
             levels = [0] * len(self.contracts)
             for lv, a in ranked:
                 levels[a - self.A_BID] = lv
@@ -85,8 +76,8 @@ class AuctionPart(RulesetBase):
         return got
 
     def bid_level(self, c: Contract, round_no: int) -> int:
-        """A contract's rank in an auction round; in the round after all passed (or the forced seat's choice),
-        contracts without a level rank in the order they are listed there."""
+        """A contract's rank in an auction round (0: the main one; k: the round of all-pass branch k - 1, or the
+        forced seat's choice); there contracts without a level rank in the order they are listed."""
         if c.level or round_no == 0:
-            return c.level
-        return self.auction.extra_round.index(c) + 1
+            return c.level * self.bid_scale + c.sub
+        return self.auction.branches[round_no - 1].contracts.index(c) + 1

@@ -81,14 +81,18 @@ class RulesetBase:
                 consts.setdefault(c.rank, c.rank)
         for s in deck.suits:
             consts[s.name] = s
+        attrs.add("bid_suit")
         for c in self.contracts:
-            for k, v in (data["contracts"][c.name].get("attrs") or {}).items():
+            for k, v in (data["contracts"][c.key].get("attrs") or {}).items():
                 if k in BASE_ATTRS or k in Contract.__dataclass_fields__:
-                    self._errors.append(SpecError(f"'{k}' is a built-in attribute of a contract",
-                                                  self.spec.doc.key_loc(("contracts", c.name, "attrs", k))))
+                    if c.base is None:
+                        self._errors.append(SpecError(f"'{k}' is a built-in attribute of a contract",
+                                                      self.spec.doc.key_loc(("contracts", c.name, "attrs", k))))
                     continue
                 attrs.add(k)
                 setattr(c, k, v)
+            if c.base is not None:  # a suit bid is named by its contract
+                continue
             if c.name in consts and isinstance(consts[c.name], Suit):
                 self._errors.append(SpecError(f"contract '{c.name}' has the name of a suit",
                                               self.spec.doc.key_loc(("contracts", c.name))))
@@ -108,9 +112,10 @@ class RulesetBase:
         for s in deck.suits:
             for k, v in s.attrs.items():
                 suit_attrs[k] = T.join(suit_attrs.get(k, T.NONE), T.of_value(v))
-        contract_attrs = {"name": T.STR, "title": T.STR, "level": T.INT, "value": T.INT}
+        contract_attrs = {"name": T.STR, "title": T.STR, "level": T.INT, "value": T.INT,
+                          "bid_suit": T.join(T.SUIT, T.NONE)}
         for c in self.contracts:
-            for k, v in (data["contracts"][c.name].get("attrs") or {}).items():
+            for k, v in (data["contracts"][c.key].get("attrs") or {}).items():
                 contract_attrs[k] = T.join(contract_attrs.get(k, T.NONE), T.of_value(v))
         types = {T.CARD: card_attrs, T.SUIT: suit_attrs, T.CONTRACT: contract_attrs}
         self.namespace = Namespace(consts, set(names), dict(self.spec.options), attrs, CONTEXT_FUNCS, card_literal,

@@ -17,8 +17,8 @@ class ContractPart(RulesetBase):
     """The ruleset's part that compiles each contract."""
 
     def _compile_contract(self, c: Contract) -> None:
-        data = self.spec.data["contracts"][c.name]
-        cp = ("contracts", c.name)
+        data = self.spec.data["contracts"][c.key]
+        cp = ("contracts", c.key)
         trump = data.get("trump", "named")
         if isinstance(trump, dict):
             c.trump_mode = "fixed"
@@ -30,6 +30,8 @@ class ContractPart(RulesetBase):
                 c.fixed_suit = self.deck.suit_by_name[sname]
         else:
             c.trump_mode = trump
+        if c.bid_suit is not None:  # a suit bid: its suit is trumps
+            c.trump_mode, c.fixed_suit = "fixed", c.bid_suit
         c.trump_after_exchange = bool(data.get("trump_after_exchange", False))
         c.trump_allowed = self._expr(cp + ("trump_allowed",), Site("trump_allowed", DEAL_VARS | {"choice"},
                                                                    DEAL_FUNCS, result=T.COND))

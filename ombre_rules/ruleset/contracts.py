@@ -40,7 +40,7 @@ class PlayRules:
     first_leader: Expr
     follow: tuple[tuple[Expr, Expr | None], ...]
     claim: tuple[int, Expr] | None
-    concede: tuple[int, Expr | None, Expr | None] | None
+    concede: tuple[int, Expr | None, Expr | None, Expr | None] | None
     claim_by_side: bool = False
     claim_tells: bool = False
     surrender: Expr | None = None
@@ -57,7 +57,11 @@ class CallRules:
 
 @dataclass(eq=False)
 class Contract:
-    """A contract as the engine and expressions see it (`contract.name`, `contract.value`, …)."""
+    """A contract as the engine and expressions see it (`contract.name`, `contract.value`, …).
+
+    A suit bid of a contract (its `suit_bids`) is a record of its own, with its own bid, whose trumps are the bid
+    suit (`bid_suit`); it compares equal to the contract it is a bid of (`base`), so `contract == NAME` holds for
+    every bid of NAME. `key` names the entry of the file both are compiled from."""
 
     name: str
     index: int
@@ -82,6 +86,20 @@ class Contract:
     bid_when: Expr | None = None
     show: Expr | None = None
     expose: tuple[Expr, str] | None = None
+    key: str = ""
+    base: Contract | None = None
+    bid_suit: Suit | None = None
+    sub: int = 0
+    jump: bool = False
+
+    def __post_init__(self) -> None:
+        self.key = self.key or self.name
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Contract) and (self.base or self) is (other.base or other)
+
+    def __hash__(self) -> int:
+        return id(self.base or self)
 
     def __repr__(self) -> str:
         return self.name

@@ -97,7 +97,7 @@ def _one_card(rs: Ruleset, path: tuple, what: str) -> int:
 def build_contract_mechanics(rs: Ruleset, c: Contract) -> None:
     """The per-contract keys: whether it is played, whether a bid of it may be held, how many cards its
     declarer demands."""
-    data = rs.spec.data["contracts"][c.name]
+    data = rs.spec.data["contracts"][c.key]
     c.played = bool(data.get("played", True))
     c.holdable = bool(data.get("holdable", True))
     c.demands = int(data.get("demand", 0))

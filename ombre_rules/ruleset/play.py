@@ -40,7 +40,7 @@ class PlayPart(RulesetBase):
         p = self._pick(cp + ("play", "concede"), ("play", "concede"))
         if p:
             concede = (int(_get_path(self.spec.data, p + ("before_trick",))), self._expr(p + ("when",), psite),
-                       self._expr(p + ("consent",), psite))
+                       self._expr(p + ("consent",), psite), self._expr(p + ("takeover",), psite))
         surrender = None
         p = self._pick(cp + ("play", "surrender"), ("play", "surrender"))
         if p:

@@ -30,10 +30,7 @@ def deal_seed(seed: int, i: int) -> int:
 
 def fallback_taken(rules: Ruleset, state: State) -> bool:
     """Whether every seat passed the first round, so that the variant's all-pass rule was applied."""
-    ap = rules.auction
-    res = state.result
-    return res.contract is None or state.round_no > 0 or \
-        (ap.force_contract is not None and res.contract == ap.force_contract.name)
+    return state.result.contract is None or state.ap_at > 0
 
 
 def play_deal(rules: Ruleset, names: list[str], seed: int, i: int, double_dummy: bool = False) -> dict:
