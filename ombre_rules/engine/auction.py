@@ -35,7 +35,7 @@ class AuctionStage:
         `_legal_auction` gives, applied as `_apply_auction` applies it (the list is built only when bid
         conditions or a forced choice shape it)."""
         r = self.rules
-        if self.round_no == 2 or r.bid_conditions or self._forced():
+        if r.bid_conditions or (self.round_no and self._must_choose()) or self._forced():
             acts = self._legal_auction()
             a = acts[int(rand() * len(acts))]
         else:
