@@ -15,7 +15,7 @@ FOLLOW_FUNCS = frozenset({"card", "suit", "outranks", "is_trump"})
 SEAT_VARS = frozenset({"dealer", "forehand", "players", "sitters"})
 DEAL_VARS = SEAT_VARS | frozenset({"declarer", "defenders", "contract", "trump", "committed", "stopped",
                                    "conceded", "pool", "trump_order", "tricks_played", "partner", "side", "called",
-                                   "pool_before", "tricks_left"})
+                                   "pool_before", "tricks_left", "session"})
 DEAL_FUNCS = frozenset({"card", "suit", "outranks", "is_trump", "tricks", "hand", "final_hand", "dealt_hand",
                         "holder", "won", "points", "play_holder", "pile", "discards"})
 AUCTION_FUNCS = frozenset({"card", "hand", "holder"})
@@ -32,7 +32,7 @@ VAR_TYPES: dict[str, str] = {
     "players": SEAT_LIST, "sitters": SEAT_LIST, "declarer": INT, "defenders": SEAT_LIST, "contract": CONTRACT,
     "committed": BOOL, "stopped": BOOL, "conceded": BOOL, "pool": INT, "trump_order": CARD_LIST,
     "tricks_played": INT, "partner": INT, "side": SEAT_LIST, "called": CARD, "pool_before": INT,
-    "tricks_left": INT, "bidder": INT, "seats": INT, "choice": ANY,
+    "tricks_left": INT, "bidder": INT, "seats": INT, "choice": ANY, "session": ANY,
 }
 CONTEXT_TYPES: dict[str, tuple[tuple[str, ...], str]] = {
     "card": ((ANY, SUIT), CARD), "suit": ((CARD,), SUIT), "outranks": ((CARD, CARD), BOOL),
@@ -194,6 +194,11 @@ class DealEnv(CardEnv):
     @property
     def contract(self):
         return self._state.contract
+
+    @property
+    def session(self):
+        """The values carried between deals (`session.NAME`), as the deal began."""
+        return self._state.carry
 
     @property
     def committed(self):

@@ -155,7 +155,8 @@ class Builder:
         if a.get("final"):
             s.rule("final", f"A bid of {', '.join(a['final'])} ends the auction at once.")
         ap = a.get("all_pass") or {"then": "redeal"}
-        text = "When all pass, " + ALL_PASS[ap["then"]]
+        text = ("When every seat but the forced one has passed, without a bid, " if ap.get("others_passed")
+                else "When all pass, ") + ALL_PASS[ap["then"]]
         if ap.get("who"):
             text += f": {self.say(ap['who'])}"
         if ap.get("contract"):
@@ -317,6 +318,9 @@ class Builder:
         label = step_label(body, default)
         if body.get("doc"):
             return f"{label}: {body['doc']}."
+        if kind == "set":
+            return f"{label}: for the next deal, " + "; ".join(f"the session's {n} becomes {self.say(e)}"
+                                                            for n, e in body.items()) + "."
         amount = self.say(body.get("amount", "pool" if kind == "from_pool" else 0))
         if kind == "pay":
             return f"{label}: {self.seats(body.get('from'))} pays {self.seats(body.get('to'))} {amount}."
@@ -334,6 +338,11 @@ class Builder:
         s.rule("pool", f"The pool starts at {se.get('pool', 0)} and carries over from deal to deal.")
         if se.get("deals"):
             s.rule("deals", f"A session is {se['deals']} deals, the deal passing to the next seat each time.")
+        for name, d in (se.get("carry") or {}).items():
+            what = d.get("doc") or name
+            fixed = " It is fixed once set." if d.get("once") else ""
+            s.rule(f"carry.{name}", f"Carried from deal to deal: {name}, {what}; it starts as "
+                                    f"{d.get('start')!r}.{fixed}", str(d.get("start")))
 
     def cite(self) -> None:
         """The sources of each section: the tags the file's `cite:` gives it, and any [TAG] in its words."""

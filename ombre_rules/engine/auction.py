@@ -135,8 +135,14 @@ class AuctionStage:
             s = nxt[s]
             if not passed[s] and s != hs:
                 self.to_move = s
+                if hs < 0 and self.rules.auction.others_passed and self._others_passed(s):
+                    self._end_auction()
                 return
         self._end_auction()
+
+    def _others_passed(self, s: int) -> bool:
+        """Whether seat s, to speak in the main round, is the forced seat and every other seat has passed."""
+        return self.round_no == 0 and self.passed.count(False) == 1 and s == self._seat(self.rules.auction.force_who)
 
     def _duel_next(self) -> None:
         """Duels in bidding order: the seat with priority against a challenger; the survivor of each duel

@@ -14,7 +14,7 @@ from lark import Tree
 
 from ..envs import name_attr
 from ..lang.builtins import PURE, RUNTIME
-from ..lang.compiler import parser
+from ..lang.compiler import CARRIED, parser
 
 _CMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
         ">=": operator.ge, "in": lambda a, b: a in b, "not in": lambda a, b: a not in b}
@@ -131,6 +131,9 @@ class Evaluator:
         obj, attr = t.children
         if isinstance(obj, Tree) and obj.data == "name" and str(obj.children[0]) == "opt" and "opt" not in self.local:
             return self.ns.options[str(attr)]
+        if isinstance(obj, Tree) and obj.data == "name" and str(obj.children[0]) == CARRIED \
+                and CARRIED not in self.local:
+            return self.env.session[self.ns.carried[str(attr)][0]]
         return getattr(self.node(obj), str(attr), None)
 
     def _call(self, t: Tree) -> Any:

@@ -68,6 +68,7 @@ class Namespace:
     var_types: dict[str, str] = field(default_factory=dict)  # the type of each context variable
     func_types: dict[str, tuple[tuple[str, ...], str]] = field(default_factory=dict)  # context functions
     option_types: dict[str, str] = field(default_factory=dict)  # of each option, over all its choices
+    carried: dict[str, tuple[int, str]] = field(default_factory=dict)  # session values: name -> (index, type)
 
 
 @dataclass(frozen=True, eq=False)
@@ -103,6 +104,8 @@ MAX_EXPR_CHARS = 4000  # characters in one expression
 MAX_DEPTH = 60  # nesting of operators, calls, lists and attributes in one expression
 MAX_COMPREHENSIONS = 3  # comprehensions nested in one another
 MAX_INT_DIGITS = 18  # digits of an integer literal
+
+CARRIED = "session"  # `session.NAME` reads a value carried between deals
 
 _COMPARE = {"==": ast.Eq, "!=": ast.NotEq, "<": ast.Lt, "<=": ast.LtE, ">": ast.Gt, ">=": ast.GtE,
             "in": ast.In, "not in": ast.NotIn}
@@ -288,6 +291,8 @@ class _Job:
         lt = self._local(name)
         if lt is not None:
             return local(name), lt
+        if name == CARRIED:
+            raise self.error(f"'{CARRIED}' holds the values carried between deals: name one as {CARRIED}.NAME", tok)
         if name in self.site.vars:
             self.uses.add(name)
             return env_read(name), self.ns.var_types.get(name, T.ANY)
@@ -447,6 +452,9 @@ class _Job:
             v = self.ns.options[attr]
             node = literal(v) if v is None or type(v) in (bool, int, str) else self.c.const_ref(v)
             return node, self.ns.option_types.get(attr, _const_type(v))
+        if isinstance(obj, Tree) and obj.data == "name" and str(obj.children[0]) == CARRIED \
+                and self._local(CARRIED) is None:
+            return self._carried(attr, attr_tok)
         target, ot = self.emit(obj)
         if "_a_" + attr not in self.c.globals:
             raise self.error(f"unknown attribute '{attr}'{did_you_mean(attr, self.ns.attrs)}", attr_tok)
@@ -458,6 +466,19 @@ class _Job:
         else:
             at = table[attr]
         return call("_a_" + attr, target), at
+
+    def _carried(self, attr: str, tok: Any) -> tuple[ast.expr, str]:
+        """`session.NAME`: a value carried between deals, as the deal began (deal-level sites only)."""
+        if attr not in self.ns.carried:
+            known = self.ns.carried
+            raise self.error(f"unknown session value '{attr}'{did_you_mean(attr, known)}"
+                             + ("" if known else " (the file declares none under session.carry)"), tok)
+        if CARRIED not in self.site.vars:
+            raise self.error(f"the session's values cannot be used in {self.site.what} (only where a deal is known: "
+                             f"outcomes, scoring, bid, call and play conditions)", tok)
+        self.uses.add(CARRIED)
+        i, t = self.ns.carried[attr]
+        return call("_gi", env_read(CARRIED), literal(i)), t
 
     def _call(self, t: Tree) -> tuple[ast.expr, str]:
         callee, arguments = t.children

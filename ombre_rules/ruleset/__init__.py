@@ -16,6 +16,7 @@ from ..spec.resolve import ResolvedSpec, resolve
 from .actions import SPECIAL_VERBS, ActionPart
 from .auction import AuctionPart, AuctionRules
 from .base import BASE_ATTRS, RulesetBase
+from .carry import build_carry
 from .context import Context, RankTables
 from .contract_rules import ContractPart
 from .contracts import CallRules, Contract, ExchangeRules, Limits, PlayRules
@@ -64,6 +65,7 @@ class Ruleset(ActionPart, PlayPart, ContractPart, AuctionPart, RankTables, DealP
                                            c.get("title", name), "level" in c))
         self.contract_by_name = {c.name: c for c in self.contracts}
         self._namespace()
+        build_carry(self)
         self._compile_names()
         self._sit_out()
         self.rankings = {"": data["ranking"], **(data.get("rankings") or {})}

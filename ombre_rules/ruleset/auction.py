@@ -26,6 +26,7 @@ class AuctionRules:
     form: str = "rotation"
     choice: str = "bid"
     final_bids: frozenset = frozenset()
+    others_passed: bool = False  # force as soon as every seat but the forced one has passed without a bid
 
 
 class AuctionPart(RulesetBase):
@@ -61,7 +62,8 @@ class AuctionPart(RulesetBase):
         self.auction = AuctionRules(first, data["auction"].get("hold", "earlier_seat"), ap["then"],
                                     force_who, force_contract, extra, forced_bid, forced_by,
                                     data["auction"].get("form", "rotation"),
-                                    data["auction"].get("contract_choice", "bid"), final)
+                                    data["auction"].get("contract_choice", "bid"), final,
+                                    ap["then"] == "force" and bool(ap.get("others_passed")))
         self.hold_by_priority = self.auction.hold == "earlier_seat"
         self.main_round = tuple(sorted((c for c in self.contracts if c.biddable), key=lambda c: c.level))
 

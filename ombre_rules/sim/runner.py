@@ -57,7 +57,8 @@ def play_deal(rules: Ruleset, names: list[str], seed: int, i: int) -> dict:
             "pool_before": res.pool_before, "pool_after": res.pool_after, "actions": len(state.history),
             "history": [rules.action_str(a) for a in state.history], "fallback": fallback_taken(rules, state),
             "offered": sorted(offered), "taken": sorted({verbs[a] for a in state.history if a >= high}),
-            "decisions": decisions, "choices": choices, "winners": [w for _l, _c, w in state.trick_log]}
+            "decisions": decisions, "choices": choices, "winners": [w for _l, _c, w in state.trick_log],
+            **({"session": res.session_after} if res.session_after is not None else {})}
 
 
 _RULES: dict[tuple, Ruleset] = {}
