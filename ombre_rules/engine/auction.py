@@ -26,6 +26,8 @@ class AuctionStage:
             acts.remove(r.A_PASS)
         if r.bid_conditions:
             acts = [a for a in acts if a == r.A_PASS or self._bid_allowed(a)]
+        if r.compulsory and r.A_PASS in acts and self._compelled(acts):
+            acts.remove(r.A_PASS)
         if self._may_hold(False):
             acts.append(r.A_HOLD)
         return acts
@@ -55,8 +57,13 @@ class AuctionStage:
         """A pass or bid of the round is refused only to a forced seat: an overcalled one may not bid, one
         forced to choose a contract may not pass."""
         if a == self.rules.A_PASS:
-            return self.round_no != 2
+            return self.round_no != 2 and not (self.rules.compulsory and a not in self._legal_auction())
         return not self._forced()
+
+    def _compelled(self, acts: list[int]) -> bool:
+        """Whether the seat to move must bid: a compulsory contract it meets the condition of is among its bids."""
+        r = self.rules
+        return any(r.A_BID + c.index in acts and self.eval(c.compulsory) for c in r.compulsory)
 
     def _may_hold(self, forced: bool) -> bool:
         """Whether the seat to move may take over the high bid at its level: it bids earlier, or it is forced
@@ -68,6 +75,8 @@ class AuctionStage:
             return False
         fb, n = self.first_bidder, self.n
         if (self.to_move - fb) % n >= (hs - fb) % n:
+            return False
+        if self.high.bid_when is not None and not self.eval(self.high.bid_when):  # only who may bid it holds it
             return False
         return self.rules.auction.choice == "bid" or bool(self._choices(self.high_level))
 

@@ -75,6 +75,7 @@ class Ruleset(ActionPart, PlayPart, ContractPart, AuctionPart, RankTables, DealP
             self._compile_contract(c)
         build_mechanics(self)
         self.bid_conditions = any(c.bid_when is not None or c.show is not None for c in self.contracts)
+        self.compulsory = tuple(c for c in self.contracts if c.compulsory is not None)
         build_settlement(self)
         self._contexts: dict[tuple[str, int], Context] = {}
         if self.names_broken:
