@@ -50,7 +50,7 @@ KEY_DOCS: dict[str, str] = {
     'lay_away.count': 'how many cards are laid away',
     'call': 'a card called by the declarer',
     'play': 'the card play',
-    'let': "named values of the deal's end, usable in outcomes and scoring",
+    'let': 'named values, usable in every expression that knows what they read (outcomes, scoring, conditions)',
     'outcomes': "the outcomes in order; the first whose `when` holds is the deal's",
     'scoring': 'payments',
     'scoring.ante': 'what each seat puts into the pool before the deal',

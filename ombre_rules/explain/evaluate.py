@@ -51,6 +51,8 @@ class Evaluator:
             return getattr(self.env, name_attr(name))
         if name in self.ns.constants and not hasattr(self.env, name):
             return self.ns.constants[name]
+        if name in self.ns.lets:  # a let not bound here: its expression, as the compiler inlines it
+            return self.value(self.ns.lets[name].value)
         return getattr(self.env, name)
 
     def _int(self, t: Tree) -> int:

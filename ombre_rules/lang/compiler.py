@@ -6,6 +6,7 @@ The result is a plain Python function of one argument (the evaluation environmen
 from __future__ import annotations
 
 import ast
+import copy
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,7 +28,7 @@ _TOKEN_TEXT = {
     "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '//' or '%'", "MINUS": "'-'", "$END": "the end",
 }
 
-__all__ = ["Block", "Compiler", "Expr", "Namespace", "Site", "block_error", "parser"]
+__all__ = ["Block", "Compiler", "Expr", "Let", "Namespace", "Site", "block_error", "parser"]
 
 _parser: Lark | None = None
 
@@ -69,6 +70,17 @@ class Namespace:
     func_types: dict[str, tuple[tuple[str, ...], str]] = field(default_factory=dict)  # context functions
     option_types: dict[str, str] = field(default_factory=dict)  # of each option, over all its choices
     carried: dict[str, tuple[int, str]] = field(default_factory=dict)  # session values: name -> (index, type)
+    lets: dict[str, Let] = field(default_factory=dict)  # the file's `let` names, usable where their inputs are
+    let_scopes: str = ""  # where a let of deal-level inputs may be used, in words (for messages)
+
+
+@dataclass(frozen=True)
+class Let:
+    """A named value of the file (`let:`, `scoring.let:`): its expression, where it stands and where defined."""
+
+    value: Any  # its expression (or a plain number or truth value)
+    source: Source | None
+    where: str  # the section that defines it, as a message names it (`let:`)
 
 
 @dataclass(frozen=True, eq=False)
@@ -139,6 +151,8 @@ class Compiler:
                 self.globals["_a_" + attr] = attr_reader(attr)
         self._consts: dict[int, str] = {}
         self.generated: list[ast.AST] = []  # every tree compiled, for audits
+        self._lets: dict[str, tuple[ast.expr, frozenset[str], str]] = {}  # each let compiled once, where all is known
+        self._inlining: list[str] = []  # the lets being compiled, innermost last (to refuse a circle)
 
     # -- entry point -------------------------------------------------------------------------
     def code(self, value: Any, source: Source | None, site: Site,
@@ -184,6 +198,24 @@ class Compiler:
         self.generated.append(tree)
         fn = eval(compile(tree, f"<{loc or 'expr'}>", "eval"), self.globals)  # noqa: S307 - built from ast
         return Expr(fn, str(value), loc, uses, not uses, t)
+
+    def let_code(self, name: str) -> tuple[ast.expr, frozenset[str], str]:
+        """A let's tree, what it reads and its type, compiled once where every variable and function is known."""
+        got = self._lets.get(name)
+        if got is not None:
+            return got
+        d = self.ns.lets[name]
+        if name in self._inlining:
+            chain = self._inlining[self._inlining.index(name):] + [name]
+            raise ExprError(f"lets refer to each other in a circle: {' -> '.join(chain)}",
+                            d.source.loc if d.source else None)
+        self._inlining.append(name)
+        try:
+            everything = Site(f"let '{name}'", frozenset(self.ns.var_types), frozenset(self.ns.context_funcs))
+            got = self._lets[name] = self.code(d.value, d.source, everything)
+        finally:
+            self._inlining.pop()
+        return got
 
     def block(self, name: str) -> Block:
         """Start a generated function that runs several compiled expressions in sequence."""
@@ -304,9 +336,27 @@ class _Job:
         if name in self.ns.constants:
             v = self.ns.constants[name]
             return self.c.const_ref(v), _const_type(v)
+        if name in self.ns.lets:
+            return self._let(name, tok)
         if name in PURE or name in self.ns.context_funcs:
             raise self.error(f"'{name}' is a function: call it as {name}(...)", tok)
         raise self.error(f"unknown name '{name}'{did_you_mean(name, self._visible())}", tok)
+
+    def _let(self, name: str, tok: Any) -> tuple[ast.expr, str]:
+        """A `let` name outside the block that binds it: its expression, inlined, if this site knows every input."""
+        node, uses, t = self.c.let_code(name)
+        known = set(self.site.vars) | {f + "()" for f in self.site.funcs}
+        if self.site.names:
+            known |= self.ns.names
+        missing = sorted(uses - known)
+        if missing:
+            d = self.ns.lets[name]
+            at = f" ({d.source.loc})" if d.source is not None and d.source.loc is not None else ""
+            raise self.error(f"'{name}' is defined under {d.where}{at} and reads {', '.join(missing)}, which "
+                             f"{self.site.what} does not know; it may be used where its inputs are known"
+                             f"{self.ns.let_scopes}", tok)
+        self.uses |= uses
+        return copy.deepcopy(node), t
 
     def _visible(self) -> list[str]:
         out = [n for n, _t in self.locals] + list(self.site.vars) + list(self.ns.constants)
