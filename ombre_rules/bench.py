@@ -29,11 +29,12 @@ def run(rules: Ruleset, deals: int, seed: int, warmup: int = 200, loop: str = "p
     outcomes: Counter = Counter()
     actions = 0
     pool = 0
+    carry = None  # the values carried between deals (session.carry)
     dealer = 0
     nxt = rules.next_seat
     t0 = time.perf_counter()
     for _ in range(deals):
-        s = State(rules, seed=rng.getrandbits(32), dealer=dealer, pool=pool)
+        s = State(rules, seed=rng.getrandbits(32), dealer=dealer, pool=pool, session=carry)
         if api:
             legal = s.legal_actions
             apply = s.apply
@@ -47,6 +48,7 @@ def run(rules: Ruleset, deals: int, seed: int, warmup: int = 200, loop: str = "p
         contracts[res.contract or PASSED_OUT] += 1
         outcomes[res.outcome] += 1
         pool = res.pool_after
+        carry = s.carry_after
         dealer = nxt[dealer]
     dt = time.perf_counter() - t0
     return {"variant": rules.variant, "loop": loop, "deals": deals, "seed": seed, "seconds": round(dt, 4),

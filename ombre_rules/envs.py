@@ -15,7 +15,7 @@ FOLLOW_FUNCS = frozenset({"card", "suit", "outranks", "is_trump"})
 SEAT_VARS = frozenset({"dealer", "forehand", "players", "sitters"})
 DEAL_VARS = SEAT_VARS | frozenset({"declarer", "defenders", "contract", "trump", "committed", "stopped",
                                    "conceded", "pool", "trump_order", "tricks_played", "partner", "side", "called",
-                                   "pool_before", "tricks_left", "taken_from", "high_bid"})
+                                   "pool_before", "tricks_left", "taken_from", "high_bid", "session"})
 DEAL_FUNCS = frozenset({"card", "suit", "outranks", "is_trump", "tricks", "hand", "final_hand", "dealt_hand",
                         "holder", "won", "points", "play_holder", "pile", "discards"})
 AUCTION_FUNCS = frozenset({"card", "hand", "holder"})
@@ -33,6 +33,7 @@ VAR_TYPES: dict[str, str] = {
     "committed": BOOL, "stopped": BOOL, "conceded": BOOL, "pool": INT, "trump_order": CARD_LIST,
     "tricks_played": INT, "partner": INT, "side": SEAT_LIST, "called": CARD, "pool_before": INT,
     "tricks_left": INT, "taken_from": INT, "high_bid": CONTRACT, "bidder": INT, "seats": INT, "choice": ANY,
+    "session": ANY,
 }
 CONTEXT_TYPES: dict[str, tuple[tuple[str, ...], str]] = {
     "card": ((ANY, SUIT), CARD), "suit": ((CARD,), SUIT), "outranks": ((CARD, CARD), BOOL),
@@ -205,6 +206,11 @@ class DealEnv(CardEnv):
         """The seat that conceded and whose game a defender took over, or none."""
         t = self._state.taken_from
         return t if t >= 0 else None
+
+    @property
+    def session(self):
+        """The values carried between deals (`session.NAME`), as the deal began."""
+        return self._state.carry
 
     @property
     def committed(self):

@@ -10,6 +10,7 @@ import jsonschema
 
 from . import outfile
 from .engine import State
+from .engine.carry import as_json
 from .errors import OmbreError, SpecError, quoted
 from .resources import record_schema_path
 from .ruleset import Ruleset, load
@@ -29,6 +30,7 @@ def to_record(state: State) -> dict[str, Any]:
         "seed": state.seed,
         "dealer": state.dealer,
         "pool": state.pool_before,
+        **({"session": as_json(r, state.carry)} if r.carry is not None else {}),
         "deal": {"hands": [deck.names(h) for h in state.deal_hands],
                  "talon": [deck.name(c) for c in state.deal_talon]},
         "actions": [r.action_str(a) for a in state.history],
@@ -79,7 +81,7 @@ def check_shape(rec: Any) -> None:
     raise ReplayError(f"record field '{field}' {msg}" if msg.startswith("is ") else f"record field '{field}': {msg}")
 
 
-_ORDER = ("format", "variant", "ruleset_hash", "seed", "dealer", "pool", "deal", "actions", "result")
+_ORDER = ("format", "variant", "ruleset_hash", "seed", "dealer", "pool", "session", "deal", "actions", "result")
 
 
 def _rank(err: jsonschema.ValidationError) -> int:
@@ -159,7 +161,8 @@ def replay(rec: dict, rules: Ruleset | None = None) -> ReplayReport:
             fresh = State(rules, seed=seed, dealer=dealer)
             if list(fresh.deal_hands) != hands or list(fresh.deal_talon) != talon:
                 raise ReplayError(f"the deal differs from what seed {seed} deals")
-        state = State(rules, seed=seed, dealer=dealer, pool=int(rec.get("pool") or 0), hands=hands, talon=talon)
+        state = State(rules, seed=seed, dealer=dealer, pool=int(rec.get("pool") or 0), hands=hands, talon=talon,
+                      session=rec.get("session"))
     except ReplayError:
         raise
     except OmbreError as e:

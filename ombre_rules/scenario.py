@@ -11,15 +11,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .engine import State
+from .engine.carry import as_json, start_values
 from .engine.piles import piles
 from .errors import Loc, OmbreError, SpecError
 from .ruleset import Ruleset, load
 from .spec.yamlpos import PositionedDoc, load_file
 
-KEYS = {"name", "variant", "options", "dealer", "pool", "hands", "talon", "seed", "actions", "expect", "doc"}
+KEYS = {"name", "variant", "options", "dealer", "pool", "hands", "talon", "seed", "actions", "expect", "doc",
+        "session"}
 EXPECT_KEYS = {"legal", "illegal", "trick_winners", "tricks", "outcome", "payments", "pool", "declarer",
                "contract", "trump", "phase", "to_move", "hand", "view", "stopped", "committed", "partner",
-               "called", "pile", "discards", "summary"}
+               "called", "pile", "discards", "summary", "session"}
 
 
 @dataclass
@@ -90,8 +92,13 @@ class _Runner:
         n = rules.players
         dealer = int(d.get("dealer", 0))
         pool = int(d.get("pool", 0))
+        carried = d.get("session")
+        try:
+            start_values(rules, carried)
+        except OmbreError as e:
+            raise SpecError(e.message, self.loc("session")) from None
         if "hands" not in d:
-            return State(rules, seed=int(d.get("seed", 0)), dealer=dealer, pool=pool)
+            return State(rules, seed=int(d.get("seed", 0)), dealer=dealer, pool=pool, session=carried)
         deck = rules.deck
         hands = [0] * n
         seen: dict[int, str] = {}
@@ -117,7 +124,7 @@ class _Runner:
         missing = [deck.name(c) for c in range(deck.size) if c not in seen]
         if missing:
             raise SpecError(f"the deal leaves out {', '.join(missing)}", self.loc("hands"))
-        return State(rules, dealer=dealer, pool=pool, hands=hands, talon=talon)
+        return State(rules, dealer=dealer, pool=pool, hands=hands, talon=talon, session=carried)
 
     def run(self) -> list[Failure]:
         fails: list[Failure] = []
@@ -257,6 +264,12 @@ class _Runner:
                     got = r.deck.names(masks[int(seat)])
                     if sorted(got) != sorted(str(c) for c in cards):
                         fail(key, got, cards)
+                continue
+            if key == "session":
+                got = as_json(r, state.carry_after) or {}
+                for name, value in (want or {}).items():
+                    if got.get(name, _ABSENT) != value:
+                        fail(key, {name: got.get(name)}, {name: value})
                 continue
             if key == "summary":
                 env = state.env()

@@ -297,17 +297,6 @@ def test_cli_rules_diff_reference(capsys, tmp_path):
     assert main(["rules", "nosuch"]) == 1
 
 
-def test_a_let_used_where_it_is_unknown_says_where_lets_may_be_used(tmp_path):
-    from ombre_rules.errors import SpecError
-
-    house = tmp_path / "house.yaml"
-    house.write_text('id: my_ombre\nextends: ombre\nplay:\n  end_when: "mine == 9"\n')
-    with pytest.raises(SpecError) as e:
-        load(str(house))
-    assert str(e.value).split("\n")[0] == (f"{house}:4:14: 'mine' is defined under let: and may be used only in "
-                                           f"the outcomes and the payment steps of scoring")
-
-
 def test_human_prompt_names_the_obligation():
     from ombre_rules.tty import human_turn
 

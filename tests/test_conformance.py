@@ -53,9 +53,10 @@ def _run(rules, deals: int, seed: int, views: bool, contracts: dict | None = Non
     full = rules.deck.full_mask
     outcomes: dict[str, int] = {}
     pool = 0
+    carried = None  # the values carried between deals (session.carry), as a session carries them
     dealer = 0
     for i in range(deals):
-        s = State(rules, seed=rng.getrandbits(32), dealer=dealer, pool=pool)
+        s = State(rules, seed=rng.getrandbits(32), dealer=dealer, pool=pool, session=carried)
         probe_at = rng.randrange(40)
         view_at = {rng.randrange(45), rng.randrange(45)} if views and i % view_every == 0 else set()
         twin = None
@@ -100,6 +101,7 @@ def _run(rules, deals: int, seed: int, views: bool, contracts: dict | None = Non
         if contracts is not None:
             contracts[res.contract] = contracts.get(res.contract, 0) + 1
         pool = res.pool_after
+        carried = res.session_after
         dealer = rules.next_seat[dealer]
     return outcomes
 
@@ -295,3 +297,42 @@ ROCAMBOR_OPTION_RUNS = [
 def test_each_rocambor_option_keeps_every_invariant(variant):
     outcomes = _run(load(variant), 1000, 7, views=True, view_every=5)
     assert sum(outcomes.values()) == 1000
+GERMAN_SOLO_CONTRACTS = {"frage", "frage_couleur", "grossfrage", "solo", "solo_couleur", "tout", "tout_couleur",
+                         "mussfrage"}
+
+
+def _shy_bidder(seed: int):
+    """Random choices, but a pass at most bids, so that every seat passing (the forced game) and low bids that
+    stand happen often."""
+    rng = random.Random(seed)
+
+    def choose(state, legal):
+        r = state.rules
+        if state.phase_name == "auction" and r.A_PASS in legal and rng.random() < 0.7:
+            return r.A_PASS
+        return rng.choice(legal)
+    return choose
+
+
+def test_german_solo_random_deals_keep_every_invariant():
+    contracts: dict = {}
+    outcomes = _run(load("german-solo"), 2000, 5, views=True, contracts=contracts, view_every=4,
+                    choose=_shy_bidder(5))
+    assert sum(outcomes.values()) == 2000
+    assert set(outcomes) >= {"won", "lost", "tout_failed"}  # a sweep of five is rare in random play
+    assert set(contracts) == GERMAN_SOLO_CONTRACTS
+
+
+GERMAN_SOLO_OPTION_RUNS = [
+    "german-solo(direction=ccw)", "german-solo(couleur=first_game)", "german-solo(couleur=fixed_clubs)",
+    "german-solo(grossfrage_value=8)", "german-solo(grossfrage_requires_both_black_queens=false)",
+    "german-solo(compulsory_bids=false)", "german-solo(mussfrage_form=frage)", "german-solo(prime_bonus=0)",
+    "german-solo(failed_slam=won_base)", "german-solo(mussfrage_slam=true)", "german-solo(alliance_pay=each_to_each)",
+    "german-solo(matador_privilege=true)", "german-solo(tout_declarer_leads=true)",
+]
+
+
+@pytest.mark.parametrize("variant", GERMAN_SOLO_OPTION_RUNS)
+def test_each_german_solo_option_keeps_every_invariant(variant):
+    outcomes = _run(load(variant), 300, 6, views=True, view_every=5, choose=_shy_bidder(6))
+    assert sum(outcomes.values()) == 300

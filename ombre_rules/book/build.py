@@ -14,7 +14,7 @@ from ..spec.resolve import fmt_value
 from .model import Book, Section
 
 TRUMP_MODES = {"named": "the declarer names trumps", "turned": "trumps are the suit of the card turned from the talon",
-               "none": "no trumps"}
+               "none": "no trumps", "called": "the declarer calls a card first; its holder names trumps"}
 LEFTOVER = {"hidden": "nobody sees the talon cards nobody drew",
             "last_exchanger": "the last to exchange sees the talon cards nobody drew",
             "all": "the talon cards nobody drew are shown to all"}
@@ -159,8 +159,9 @@ class Builder:
         ap = a.get("all_pass") or {"then": "redeal"}
         branches = ap if isinstance(ap, list) else [ap]
         for i, b in enumerate(branches):
-            text = ("When all pass, " if i == 0 else "Otherwise, ") + \
-                (f"if {self.say(b['when'])}, " if b.get("when") else "") + ALL_PASS[b["then"]]
+            head = "When every seat but the forced one has passed, without a bid, " if b.get("others_passed") \
+                else "When all pass, " if i == 0 else "Otherwise, "
+            text = head + (f"if {self.say(b['when'])}, " if b.get("when") else "") + ALL_PASS[b["then"]]
             if b.get("who"):
                 text += f": {self.say(b['who'])}"
             if b.get("contract"):
@@ -333,6 +334,9 @@ class Builder:
         label = step_label(body, default)
         if body.get("doc"):
             return f"{label}: {body['doc']}."
+        if kind == "set":
+            return f"{label}: for the next deal, " + "; ".join(f"the session's {n} becomes {self.say(e)}"
+                                                            for n, e in body.items()) + "."
         amount = self.say(body.get("amount", "pool" if kind == "from_pool" else 0))
         if kind == "pay":
             return f"{label}: {self.seats(body.get('from'))} pays {self.seats(body.get('to'))} {amount}."
@@ -350,6 +354,11 @@ class Builder:
         s.rule("pool", f"The pool starts at {se.get('pool', 0)} and carries over from deal to deal.")
         if se.get("deals"):
             s.rule("deals", f"A session is {se['deals']} deals, the deal passing to the next seat each time.")
+        for name, d in (se.get("carry") or {}).items():
+            what = d.get("doc") or name
+            fixed = " It is fixed once set." if d.get("once") else ""
+            s.rule(f"carry.{name}", f"Carried from deal to deal: {name}, {what}; it starts as "
+                                    f"{d.get('start')!r}.{fixed}", str(d.get("start")))
 
     def cite(self) -> None:
         """The sources of each section: the tags the file's `cite:` gives it, and any [TAG] in its words."""

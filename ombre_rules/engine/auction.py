@@ -26,6 +26,8 @@ class AuctionStage:
             acts.remove(r.A_PASS)
         if r.bid_conditions:
             acts = [a for a in acts if a == r.A_PASS or self._bid_allowed(a)]
+        if r.compulsory and r.A_PASS in acts and self._compelled(acts):
+            acts.remove(r.A_PASS)
         if self._may_hold(False):
             acts.append(r.A_HOLD)
         return acts
@@ -73,8 +75,14 @@ class AuctionStage:
         """A pass or bid of the round is refused only to a forced seat: an overcalled one may not bid, one
         forced to choose a contract may not pass."""
         if a == self.rules.A_PASS:
-            return not (self.round_no and self._must_choose())
+            return not (self.round_no and self._must_choose()) and \
+                not (self.rules.compulsory and a not in self._legal_auction())
         return not self._forced()
+
+    def _compelled(self, acts: list[int]) -> bool:
+        """Whether the seat to move must bid: a compulsory contract it meets the condition of is among its bids."""
+        r = self.rules
+        return any(r.A_BID + c.index in acts and self.eval(c.compulsory) for c in r.compulsory)
 
     def _may_hold(self, forced: bool) -> bool:
         """Whether the seat to move may take over the high bid at its level: it bids earlier, or it is forced
@@ -86,6 +94,8 @@ class AuctionStage:
             return False
         fb, n = self.first_bidder, self.n
         if (self.to_move - fb) % n >= (hs - fb) % n:
+            return False
+        if self.high.bid_when is not None and not self.eval(self.high.bid_when):  # only who may bid it holds it
             return False
         return self.rules.auction.choice == "bid" or bool(self._choices(self.high_level))
 
@@ -153,8 +163,14 @@ class AuctionStage:
             s = nxt[s]
             if not passed[s] and s != hs:
                 self.to_move = s
+                if hs < 0 and self.rules.auction.others_passed and self._others_passed(s):
+                    self._end_auction()
                 return
         self._end_auction()
+
+    def _others_passed(self, s: int) -> bool:
+        """Whether seat s, to speak in the main round, is the forced seat and every other seat has passed."""
+        return self.round_no == 0 and self.passed.count(False) == 1 and s == self._seat(self.rules.auction.force_who)
 
     def _duel_next(self) -> None:
         """Duels in bidding order: the seat with priority against a challenger; the survivor of each duel

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..cards import bits as _bits
 from ..errors import OmbreError, SpecError
-from .phases import DEMAND, GIVE, GIVEBACK
+from .phases import DEMAND, GIVE, GIVEBACK, TRUMP
 
 
 class CallStage:
@@ -59,6 +59,15 @@ class CallStage:
             self.to_move = d
             return
         self._start_play()
+
+    def _trump_by_holder(self) -> None:
+        """Trumps named by the called card's holder (contract `trump: called`), who so shows himself to all; by
+        the declarer when nobody else holds it."""
+        self.phase = TRUMP
+        p = self.partner
+        self.to_move = p if p >= 0 else self.declarer
+        if p >= 0:
+            self.told = (1 << self.n) - 1
 
     def _legal_give(self) -> list[int]:
         return [self.rules.A_GIVE + c for c in self.hl[self.declarer] if c != self.called]

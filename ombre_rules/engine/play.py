@@ -124,6 +124,9 @@ class PlayStage:
                 self.to_move = self.declarer
                 self.lc = tuple(self.rules.A_CALL + c for c in calls)
                 return
+        if self.trump is None and self.contract.trump_mode == "called":
+            self._trump_by_holder()
+            return
         self.phase = PLAY
         self.play_hands = tuple(self.hands)
         play = self.contract.play

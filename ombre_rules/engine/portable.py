@@ -13,6 +13,7 @@ from __future__ import annotations
 import threading
 
 from ..errors import IllegalActionError, OmbreError
+from .carry import as_json
 from .deal import shuffled
 
 _RULES: dict[str, object] = {}
@@ -43,16 +44,16 @@ def reduce_state(state) -> tuple:
     r = state.rules
     remember(r)
     return rebuild, (type(state), r.variant, r.digest, state.dealer, state.pool_before, tuple(state.deal_hands),
-                     tuple(state.deal_talon), state.seed, tuple(state.history))
+                     tuple(state.deal_talon), state.seed, tuple(state.history), as_json(r, state.carry))
 
 
 def rebuild(cls: type, variant: str, digest: str, dealer: int, pool: int, hands: tuple, talon: tuple,
-            seed: int | None, history: tuple):
+            seed: int | None, history: tuple, session: dict | None = None):
     """A state (of class `cls`) from its pickled form; the variant must still compile to the same ruleset."""
     r = rules_for(variant)
     if r.digest != digest:
         raise OmbreError(f"variant '{variant}' is not the one this state was saved with (its rules changed)")
-    s = cls(r, dealer=dealer, pool=pool, hands=list(hands), talon=list(talon), seed=seed)
+    s = cls(r, dealer=dealer, pool=pool, hands=list(hands), talon=list(talon), seed=seed, session=session)
     for a in history:
         s.apply(a)
     return s

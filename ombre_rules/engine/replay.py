@@ -28,7 +28,7 @@ def initial(state):
     """A fresh state with the same deal as `state` (made by its own class: this module does not import State,
     which reaches it through its views)."""
     return type(state)(state.rules, dealer=state.dealer, pool=state.pool_before, hands=list(state.deal_hands),
-                       talon=list(state.deal_talon), seed=state.seed)
+                       talon=list(state.deal_talon), seed=state.seed, session=state.carry)
 
 
 class _Memo:
@@ -55,7 +55,7 @@ def events(state) -> list[Event]:
     """The deal's actions so far, each with its seat and phase."""
     r = state.rules
     hist = state.history
-    deal = (state.deal_hands, state.deal_talon, state.dealer, state.pool_before, state.seed)
+    deal = (state.deal_hands, state.deal_talon, state.dealer, state.pool_before, state.seed, state.carry)
     m = getattr(_LOCAL, "memo", None)
     if m is None:
         m = _LOCAL.memo = _Memo()

@@ -11,6 +11,7 @@ from ..envs import DealEnv
 from ..errors import OmbreError
 from ..explain.account import Account
 from ..lang.compiler import block_error
+from .carry import as_json
 from .phases import DONE
 
 PASSED_OUT = "passed out"  # how every output spells a deal that every seat passed and nobody played
@@ -28,11 +29,17 @@ class Result(NamedTuple):
     pool_before: int
     pool_after: int
     account: Any = ()  # the transfers, labelled (`explain.account.Account`), worked out when first read
+    session_before: dict | None = None  # the values carried between deals, by name (None: the variant has none)
+    session_after: dict | None = None  # and those left for the next deal
 
     def to_dict(self) -> dict:
-        return {"outcome": self.outcome, "declarer": self.declarer, "contract": self.contract,
-                "trump": self.trump, "tricks": list(self.tricks), "payments": list(self.payments),
-                "pool_before": self.pool_before, "pool_after": self.pool_after}
+        out = {"outcome": self.outcome, "declarer": self.declarer, "contract": self.contract,
+               "trump": self.trump, "tricks": list(self.tricks), "payments": list(self.payments),
+               "pool_before": self.pool_before, "pool_after": self.pool_after}
+        if self.session_after is not None:
+            out["session_before"] = self.session_before
+            out["session_after"] = self.session_after
+        return out
 
 
 
@@ -73,7 +80,8 @@ class SettleStage:
         self.result = _new_tuple(Result, (self.outcome, self.declarer if self.declarer >= 0 else None,
                                           self.contract.name if self.contract else None,
                                           self.trump.name if self.trump is not None else None, tuple(self.tricks),
-                                          tuple(self.payments), self.pool_before, self.pool, Account(self)))
+                                          tuple(self.payments), self.pool_before, self.pool, Account(self),
+                                          as_json(r, self.carry), as_json(r, self.carry_after)))
 
     def _legal_done(self) -> list[int]:
         """The deal is over: nothing is legal."""

@@ -17,6 +17,7 @@ from . import portable
 from .all_pass import AllPassStage
 from .auction import AuctionStage
 from .calls import CallStage
+from .carry import start_values
 from .contract import ContractStage
 from .deal import check_deal, shuffled
 from .exchange import ExchangeStage
@@ -62,10 +63,12 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
                  "drawn", "last_exchanger", "play_hands", "committed", "stopped", "conceded", "concede_refused",
                  "consent_queue", "result", "outcome", "called", "partner", "told", "claim_seat", "bid_of",
                  "orders", "tn", "shown", "end_when", "high_by", "duel_p", "duel_q", "duel_queue",
-                 "handed", "pre", "taken_from", "ap_at")
+                 "handed", "pre", "taken_from", "ap_at", "carry", "carry_after")
 
     def __init__(self, rules: Ruleset, *, seed: int | None = None, dealer: int = 0, pool: int = 0,
-                 hands: list[int] | None = None, talon: list[int] | None = None) -> None:
+                 hands: list[int] | None = None, talon: list[int] | None = None,
+                 session: dict | None = None) -> None:
+        """`session`: the values carried between deals (`session.carry`) by name, for those not at their start."""
         self.rules = rules
         n = self.n = rules.players
         if not 0 <= dealer < n:
@@ -84,6 +87,7 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
         self.deal_hands = tuple(hands)
         self.deal_talon = tuple(talon)
         self.pool_before = self.pool = pool
+        self.carry = self.carry_after = start_values(rules, session)
         self.payments = [0] * n
         self.history: list[int] = []
         self.declarer = self.turned = self.last_exchanger = self.claim_at = -1

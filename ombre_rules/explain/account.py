@@ -121,6 +121,8 @@ class _Ledger:
 
     def step(self, ev: Evaluator, kind: str, body: dict, label: str) -> None:
         body = body or {}
+        if kind == "set":  # session values for the next deal: no transfer
+            return
         default_amount = "pool" if kind == "from_pool" else 0
         amount_expr = body.get("amount", default_amount)
         frm = seats(ev.value(body.get("from", "players" if kind == "to_pool" else None)))
@@ -167,7 +169,7 @@ def account(state: Any) -> tuple[Entry, ...]:
     if scoring.get("ante"):
         # the ante as the deal began (a seat that joined the deal later did not pay it)
         start = type(state)(rules, dealer=state.dealer, pool=state.result.pool_before,
-                            hands=list(state.deal_hands), talon=list(state.deal_talon))
+                            hands=list(state.deal_hands), talon=list(state.deal_talon), session=state.carry)
         start.pool = state.result.pool_before  # the ante's amount sees the pool before the ante
         ledger.step(Evaluator(rules, DealEnv(start, None)), "to_pool", scoring["ante"],
                     step_label(scoring["ante"], "ante"))

@@ -14,7 +14,7 @@ from lark import Tree
 
 from ..envs import name_attr
 from ..lang.builtins import PURE, RUNTIME
-from ..lang.compiler import parser
+from ..lang.compiler import CARRIED, parser
 
 _CMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
         ">=": operator.ge, "in": lambda a, b: a in b, "not in": lambda a, b: a not in b}
@@ -51,6 +51,8 @@ class Evaluator:
             return getattr(self.env, name_attr(name))
         if name in self.ns.constants and not hasattr(self.env, name):
             return self.ns.constants[name]
+        if name in self.ns.lets:  # a let not bound here: its expression, as the compiler inlines it
+            return self.value(self.ns.lets[name].value)
         return getattr(self.env, name)
 
     def _int(self, t: Tree) -> int:
@@ -131,6 +133,9 @@ class Evaluator:
         obj, attr = t.children
         if isinstance(obj, Tree) and obj.data == "name" and str(obj.children[0]) == "opt" and "opt" not in self.local:
             return self.ns.options[str(attr)]
+        if isinstance(obj, Tree) and obj.data == "name" and str(obj.children[0]) == CARRIED \
+                and CARRIED not in self.local:
+            return self.env.session[self.ns.carried[str(attr)][0]]
         return getattr(self.node(obj), str(attr), None)
 
     def _call(self, t: Tree) -> Any:

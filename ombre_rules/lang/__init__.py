@@ -1,4 +1,4 @@
 """The expression language: Lark grammar, name checks, compilation to Python."""
-from .compiler import Compiler, Expr, Namespace, Site
+from .compiler import Compiler, Expr, Let, Namespace, Site
 
-__all__ = ["Compiler", "Expr", "Namespace", "Site"]
+__all__ = ["Compiler", "Expr", "Let", "Namespace", "Site"]

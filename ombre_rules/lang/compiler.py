@@ -6,6 +6,7 @@ The result is a plain Python function of one argument (the evaluation environmen
 from __future__ import annotations
 
 import ast
+import copy
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,7 +28,7 @@ _TOKEN_TEXT = {
     "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '//' or '%'", "MINUS": "'-'", "$END": "the end",
 }
 
-__all__ = ["Block", "Compiler", "Expr", "Namespace", "Site", "block_error", "parser"]
+__all__ = ["Block", "Compiler", "Expr", "Let", "Namespace", "Site", "block_error", "parser"]
 
 _parser: Lark | None = None
 
@@ -68,6 +69,18 @@ class Namespace:
     var_types: dict[str, str] = field(default_factory=dict)  # the type of each context variable
     func_types: dict[str, tuple[tuple[str, ...], str]] = field(default_factory=dict)  # context functions
     option_types: dict[str, str] = field(default_factory=dict)  # of each option, over all its choices
+    carried: dict[str, tuple[int, str]] = field(default_factory=dict)  # session values: name -> (index, type)
+    lets: dict[str, Let] = field(default_factory=dict)  # the file's `let` names, usable where their inputs are
+    let_scopes: str = ""  # where a let of deal-level inputs may be used, in words (for messages)
+
+
+@dataclass(frozen=True)
+class Let:
+    """A named value of the file (`let:`, `scoring.let:`): its expression, where it stands and where defined."""
+
+    value: Any  # its expression (or a plain number or truth value)
+    source: Source | None
+    where: str  # the section that defines it, as a message names it (`let:`)
 
 
 @dataclass(frozen=True, eq=False)
@@ -104,6 +117,8 @@ MAX_DEPTH = 60  # nesting of operators, calls, lists and attributes in one expre
 MAX_COMPREHENSIONS = 3  # comprehensions nested in one another
 MAX_INT_DIGITS = 18  # digits of an integer literal
 
+CARRIED = "session"  # `session.NAME` reads a value carried between deals
+
 _COMPARE = {"==": ast.Eq, "!=": ast.NotEq, "<": ast.Lt, "<=": ast.LtE, ">": ast.Gt, ">=": ast.GtE,
             "in": ast.In, "not in": ast.NotIn}
 _CLASS_TYPES = {"Card": T.CARD, "Suit": T.SUIT, "Contract": T.CONTRACT}
@@ -136,6 +151,8 @@ class Compiler:
                 self.globals["_a_" + attr] = attr_reader(attr)
         self._consts: dict[int, str] = {}
         self.generated: list[ast.AST] = []  # every tree compiled, for audits
+        self._lets: dict[str, tuple[ast.expr, frozenset[str], str]] = {}  # each let compiled once, where all is known
+        self._inlining: list[str] = []  # the lets being compiled, innermost last (to refuse a circle)
 
     # -- entry point -------------------------------------------------------------------------
     def code(self, value: Any, source: Source | None, site: Site,
@@ -181,6 +198,24 @@ class Compiler:
         self.generated.append(tree)
         fn = eval(compile(tree, f"<{loc or 'expr'}>", "eval"), self.globals)  # noqa: S307 - built from ast
         return Expr(fn, str(value), loc, uses, not uses, t)
+
+    def let_code(self, name: str) -> tuple[ast.expr, frozenset[str], str]:
+        """A let's tree, what it reads and its type, compiled once where every variable and function is known."""
+        got = self._lets.get(name)
+        if got is not None:
+            return got
+        d = self.ns.lets[name]
+        if name in self._inlining:
+            chain = self._inlining[self._inlining.index(name):] + [name]
+            raise ExprError(f"lets refer to each other in a circle: {' -> '.join(chain)}",
+                            d.source.loc if d.source else None)
+        self._inlining.append(name)
+        try:
+            everything = Site(f"let '{name}'", frozenset(self.ns.var_types), frozenset(self.ns.context_funcs))
+            got = self._lets[name] = self.code(d.value, d.source, everything)
+        finally:
+            self._inlining.pop()
+        return got
 
     def block(self, name: str) -> Block:
         """Start a generated function that runs several compiled expressions in sequence."""
@@ -288,6 +323,8 @@ class _Job:
         lt = self._local(name)
         if lt is not None:
             return local(name), lt
+        if name == CARRIED:
+            raise self.error(f"'{CARRIED}' holds the values carried between deals: name one as {CARRIED}.NAME", tok)
         if name in self.site.vars:
             self.uses.add(name)
             return env_read(name), self.ns.var_types.get(name, T.ANY)
@@ -299,9 +336,27 @@ class _Job:
         if name in self.ns.constants:
             v = self.ns.constants[name]
             return self.c.const_ref(v), _const_type(v)
+        if name in self.ns.lets:
+            return self._let(name, tok)
         if name in PURE or name in self.ns.context_funcs:
             raise self.error(f"'{name}' is a function: call it as {name}(...)", tok)
         raise self.error(f"unknown name '{name}'{did_you_mean(name, self._visible())}", tok)
+
+    def _let(self, name: str, tok: Any) -> tuple[ast.expr, str]:
+        """A `let` name outside the block that binds it: its expression, inlined, if this site knows every input."""
+        node, uses, t = self.c.let_code(name)
+        known = set(self.site.vars) | {f + "()" for f in self.site.funcs}
+        if self.site.names:
+            known |= self.ns.names
+        missing = sorted(uses - known)
+        if missing:
+            d = self.ns.lets[name]
+            at = f" ({d.source.loc})" if d.source is not None and d.source.loc is not None else ""
+            raise self.error(f"'{name}' is defined under {d.where}{at} and reads {', '.join(missing)}, which "
+                             f"{self.site.what} does not know; it may be used where its inputs are known"
+                             f"{self.ns.let_scopes}", tok)
+        self.uses |= uses
+        return copy.deepcopy(node), t
 
     def _visible(self) -> list[str]:
         out = [n for n, _t in self.locals] + list(self.site.vars) + list(self.ns.constants)
@@ -447,6 +502,9 @@ class _Job:
             v = self.ns.options[attr]
             node = literal(v) if v is None or type(v) in (bool, int, str) else self.c.const_ref(v)
             return node, self.ns.option_types.get(attr, _const_type(v))
+        if isinstance(obj, Tree) and obj.data == "name" and str(obj.children[0]) == CARRIED \
+                and self._local(CARRIED) is None:
+            return self._carried(attr, attr_tok)
         target, ot = self.emit(obj)
         if "_a_" + attr not in self.c.globals:
             raise self.error(f"unknown attribute '{attr}'{did_you_mean(attr, self.ns.attrs)}", attr_tok)
@@ -458,6 +516,19 @@ class _Job:
         else:
             at = table[attr]
         return call("_a_" + attr, target), at
+
+    def _carried(self, attr: str, tok: Any) -> tuple[ast.expr, str]:
+        """`session.NAME`: a value carried between deals, as the deal began (deal-level sites only)."""
+        if attr not in self.ns.carried:
+            known = self.ns.carried
+            raise self.error(f"unknown session value '{attr}'{did_you_mean(attr, known)}"
+                             + ("" if known else " (the file declares none under session.carry)"), tok)
+        if CARRIED not in self.site.vars:
+            raise self.error(f"the session's values cannot be used in {self.site.what} (only where a deal is known: "
+                             f"outcomes, scoring, bid, call and play conditions)", tok)
+        self.uses.add(CARRIED)
+        i, t = self.ns.carried[attr]
+        return call("_gi", env_read(CARRIED), literal(i)), t
 
     def _call(self, t: Tree) -> tuple[ast.expr, str]:
         callee, arguments = t.children

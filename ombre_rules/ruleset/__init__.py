@@ -16,6 +16,7 @@ from ..spec.resolve import ResolvedSpec, resolve
 from .actions import SPECIAL_VERBS, ActionPart
 from .auction import AuctionPart, AuctionRules
 from .base import BASE_ATTRS, RulesetBase
+from .carry import build_carry
 from .context import Context, RankTables
 from .contract_rules import ContractPart
 from .contracts import CallRules, Contract, ExchangeRules, Limits, PlayRules
@@ -66,6 +67,7 @@ class Ruleset(ActionPart, PlayPart, ContractPart, AuctionPart, RankTables, DealP
         self.contract_by_name = {c.name: c for c in self.contracts}
         derive_suit_bids(self)
         self._namespace()
+        build_carry(self)
         self._compile_names()
         self._sit_out()
         self.rankings = {"": data["ranking"], **(data.get("rankings") or {})}
@@ -75,6 +77,7 @@ class Ruleset(ActionPart, PlayPart, ContractPart, AuctionPart, RankTables, DealP
             self._compile_contract(c)
         build_mechanics(self)
         self.bid_conditions = any(c.bid_when is not None or c.show is not None for c in self.contracts)
+        self.compulsory = tuple(c for c in self.contracts if c.compulsory is not None)
         build_settlement(self)
         self._contexts: dict[tuple[str, int], Context] = {}
         if self.names_broken:

@@ -28,6 +28,12 @@ class AuctionRules:
     choice: str = "bid"
     final_bids: frozenset = frozenset()
     branches: tuple[AllPassBranch, ...] = ()
+    others_passed: bool = False  # force as soon as every seat but the forced one has passed without a bid
+
+
+def _first_rule(all_pass: dict | list) -> dict:
+    """The all-pass rule, or the first of its branches."""
+    return all_pass[0] if isinstance(all_pass, list) else all_pass
 
 
 class AuctionPart(RulesetBase):
@@ -51,7 +57,9 @@ class AuctionPart(RulesetBase):
         self.auction = AuctionRules(first, data["auction"].get("hold", "earlier_seat"), rule,
                                     b0.who, b0.contract, b0.contracts, forced_bid, forced_by,
                                     data["auction"].get("form", "rotation"),
-                                    data["auction"].get("contract_choice", "bid"), final, branches)
+                                    data["auction"].get("contract_choice", "bid"), final, branches,
+                                    b0.then == "force" and bool(_first_rule(data["auction"]["all_pass"])
+                                                                .get("others_passed")))
         self.hold_by_priority = self.auction.hold == "earlier_seat"
         self.main_round = tuple(sorted((c for c in self.contracts if c.biddable), key=lambda c: self.bid_level(c, 0)))
 

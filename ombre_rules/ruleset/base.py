@@ -21,7 +21,7 @@ from ..envs import (
     name_attr,
 )
 from ..errors import ExprError, SpecError, did_you_mean, quoted
-from ..lang import Compiler, Expr, Namespace, Site
+from ..lang import Compiler, Expr, Let, Namespace, Site
 from ..lang import types as T
 from ..lang.block import IDENT
 from ..spec.resolve import ResolvedSpec
@@ -121,6 +121,17 @@ class RulesetBase:
         self.namespace = Namespace(consts, set(names), dict(self.spec.options), attrs, CONTEXT_FUNCS, card_literal,
                                    {}, types, VAR_TYPES, CONTEXT_TYPES, self._option_types())
         self.compiler = Compiler(self.namespace)
+        self._let_names()
+
+    def _let_names(self) -> None:
+        """The `let` names of the file, which an expression may use wherever their inputs are known."""
+        data = self.spec.data
+        for where, path in (("let:", ("let",)), ("scoring.let:", ("scoring", "let"))):
+            lets = _get_path(data, path)
+            for name, value in (lets if isinstance(lets, dict) else {}).items():
+                if isinstance(name, str) and IDENT.fullmatch(name):
+                    self.namespace.lets.setdefault(name, Let(value, self.spec.doc.source(path + (name,)), where))
+        self.namespace.let_scopes = " (outcomes, scoring, bid, call and play conditions)"
 
     def _option_types(self) -> dict[str, str]:
         """The type of each option's value: one type for all its choices, or `any` when they differ."""
@@ -160,20 +171,10 @@ class RulesetBase:
         try:
             e = self.compiler.compile(value, src, site)
         except ExprError as err:
-            self._errors.append(self._let_hint(err))
+            self._errors.append(err)
             e = self.compiler.compile(0, None, replace(site, result=T.ANY))
         self._memo[memo] = e
         return e
-
-    def _let_hint(self, err: ExprError) -> ExprError:
-        """An unknown name that is a `let` of the file: say where lets may be used."""
-        data = self.spec.data
-        lets = set(data.get("let") or {}) | set((data.get("scoring") or {}).get("let") or {})
-        for name in lets:
-            if err.message.startswith(f"unknown name '{name}'"):
-                return ExprError(f"'{name}' is defined under let: and may be used only in the outcomes and the "
-                                 f"payment steps of scoring", err.loc, err.context)
-        return err
 
     def _pick(self, *paths: tuple) -> tuple | None:
         """The first of several paths that is present: a contract's own setting, then the global one.
@@ -251,7 +252,7 @@ class RulesetBase:
         try:
             code, uses, t = self.compiler.code(value, src, site, local_names)
         except ExprError as err:
-            self._errors.append(self._let_hint(err))
+            self._errors.append(err)
             code, uses, t = ast.Constant(0), frozenset(), T.ANY
         self.last_uses = uses
         self.last_type = t

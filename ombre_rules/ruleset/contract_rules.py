@@ -37,6 +37,7 @@ class ContractPart(RulesetBase):
                                                                    DEAL_FUNCS, result=T.COND))
         bsite = Site("a bid condition", DEAL_VARS | {"bidder"}, DEAL_FUNCS, result=T.COND)
         c.bid_when = self._expr(cp + ("bid_when",), bsite)
+        c.compulsory = self._expr(cp + ("compulsory",), bsite)
         c.show = self._expr(cp + ("show",), Site("show", DEAL_VARS | {"bidder"}, DEAL_FUNCS,
                                                  result=T.list_of(T.CARD)))
         if data.get("expose"):

@@ -82,6 +82,7 @@ class Contract:
     follow_id: int = 0
     played: bool = True
     holdable: bool = True
+    compulsory: Any = None  # Expr: a seat for which it holds may not pass while it may bid this contract
     demands: int = 0
     bid_when: Expr | None = None
     show: Expr | None = None

@@ -10,6 +10,7 @@ from ..errors import SpecError, did_you_mean
 from ..lang import Site
 from ..lang import types as T
 from ..lang.block import Block, assign, call, internal, literal, local
+from .carry import set_value
 
 if TYPE_CHECKING:
     from .base import RulesetBase as Ruleset  # the part of a Ruleset a builder uses
@@ -91,6 +92,9 @@ def _steps(rs: Ruleset, oname: str, names: dict[str, str], block: Block) -> list
         kind = next(iter(st))
         sp = base + (i, kind)
         body = st[kind] or {}
+        if kind == "set":
+            out += _sets(rs, sp, body, names, block)
+            continue
         if kind == "pay" and ("from" not in body or "to" not in body):
             rs._errors.append(SpecError("a payment needs 'from' and 'to'", rs.loc(sp)))
         frm = rs.code(sp + ("from",), _SEATS_SITE, names, "players" if kind == "to_pool" else None)
@@ -99,6 +103,23 @@ def _steps(rs: Ruleset, oname: str, names: dict[str, str], block: Block) -> list
         args = {"pay": (frm[0], to[0]), "to_pool": (frm[0],), "from_pool": (to[0],)}[kind]
         stmt = ast.Expr(call("_" + kind, internal("_st"), *args, amount[0]))
         out.append(block.mark(stmt, amount[1] or frm[1] or to[1] or rs.loc(sp), str(body.get("amount", kind))))
+    return out
+
+
+def _sets(rs: Ruleset, path: tuple, body: dict, names: dict[str, str], block: Block) -> list[ast.stmt]:
+    """A `set:` step: the values a session carries to the next deal, each an expression of its type."""
+    out: list[ast.stmt] = []
+    carried = rs.namespace.carried
+    for name in body:
+        if name not in carried:
+            rs._errors.append(SpecError(f"set: unknown session value '{name}'{did_you_mean(str(name), carried)}"
+                                        + ("" if carried else " (declare it under session.carry)"),
+                                        rs.spec.doc.key_loc(path + (name,))))
+            continue
+        i, t = carried[name]
+        code, loc, text = rs.code(path + (name,), Site(f"session value '{name}'", DEAL_VARS, DEAL_FUNCS, result=t),
+                                  names)
+        out.append(block.mark(ast.Expr(call("_set", internal("_st"), literal(i), code)), loc, text))
     return out
 
 
@@ -173,6 +194,7 @@ def build_settlement(rs: Ruleset) -> None:
     """Give each contract its settlement function; also the all-pass one and the ante."""
     for kind, fn in TRANSFERS.items():
         rs.compiler.globals["_" + kind] = fn
+    rs.compiler.globals["_set"] = set_value
     rs.compiler.globals["_defenders"] = defenders
     known = {"all_pass"}
     for c in rs.contracts:

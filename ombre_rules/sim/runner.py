@@ -61,7 +61,8 @@ def play_deal(rules: Ruleset, names: list[str], seed: int, i: int, double_dummy:
             "history": [rules.action_str(a) for a in state.history], "fallback": fallback_taken(rules, state),
             "offered": sorted(offered), "taken": sorted({verbs[a] for a in state.history if a >= high}),
             "decisions": decisions, "choices": choices, "winners": [w for _l, _c, w in state.trick_log],
-            **({"double_dummy": deal_loss(state)} if double_dummy else {})}
+            **({"double_dummy": deal_loss(state)} if double_dummy else {}),
+            **({"session": res.session_after} if res.session_after is not None else {})}
 
 
 _RULES: dict[tuple, Ruleset] = {}

@@ -31,6 +31,7 @@ class Decision:
     seat: int
     player: str
     player_seed: int
+    session: dict | None = None  # the values carried between deals as the deal began (session.carry)
 
 
 @lru_cache(maxsize=32)
@@ -41,7 +42,7 @@ def _rules(source: str, options: tuple[tuple[str, str], ...]) -> Ruleset:
 def decide(d: Decision) -> int:
     """The bot's action for the seat to move (runs in a worker)."""
     rules = _rules(d.source, d.options)
-    state = State(rules, seed=d.seed, dealer=d.dealer, pool=d.pool)
+    state = State(rules, seed=d.seed, dealer=d.dealer, pool=d.pool, session=d.session)
     for a in d.history:
         state.apply(a)
     player = make_player(d.player, seed=d.player_seed, rules=rules)

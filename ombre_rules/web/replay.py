@@ -45,7 +45,7 @@ def frames(rules: Ruleset, record: dict[str, Any], variant: str) -> dict[str, An
     hands = [deck.mask_of(h) for h in record["deal"]["hands"]]
     talon = [deck.parse(c) for c in record["deal"]["talon"]]
     s = State(rules, seed=record.get("seed"), dealer=int(record.get("dealer") or 0),
-              pool=int(record.get("pool") or 0), hands=hands, talon=talon)
+              pool=int(record.get("pool") or 0), hands=hands, talon=talon, session=record.get("session"))
     out = [_snapshot(s, None, None)]
     for text in record["actions"]:
         seat = s.current_player

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..engine import State
+from ..engine.carry import as_json
 from ..errors import OmbreError
 from ..players import make_player
 from ..records import to_record
@@ -113,6 +114,7 @@ class Table:
         return {"id": self.row.id, "variant": self.variant, "key": self.entry.key, "title": self.rules.title,
                 "seats": self.row.seats, "deal": self.deal_no + 1, "deals": self.row.deals,
                 "ledger": list(self.session.ledger), "pool": self.session.pool, "sheet": self.sheet,
+                "session": self.session.carried,
                 "suits": suits(self.rules), "contracts": contract_titles(self.rules),
                 "finished": self.finished}
 
@@ -223,7 +225,8 @@ class Tables:
             s = t.state
             seat = s.current_player
             d = Decision(t.entry.source, tuple(sorted(t.row.options.items())), s.seed, s.dealer, s.pool_before,
-                         tuple(s.history), seat, t.row.seats[seat], t.row.seed * 1000 + len(s.history))
+                         tuple(s.history), seat, t.row.seats[seat], t.row.seed * 1000 + len(s.history),
+                         as_json(s.rules, s.carry))
             try:
                 a, _ = await asyncio.gather(self.pool.decide(d), asyncio.sleep(self.bot_delay))
             except Exception as e:  # a broken worker: the table waits, the server goes on
