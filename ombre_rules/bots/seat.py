@@ -65,9 +65,10 @@ def from_view(rules, v: dict) -> Seat:
     contract = rules.contract_by_name.get(v["contract"]) if v["contract"] else None
     trump = deck.suit_by_name.get(v["trump"]) if v["trump"] else None
     hidden = bool(v.get("called")) and v.get("partner") is None
-    active = rules.players - len(v.get("sitting_out") or ())
+    out = v.get("out_of_play") or ()  # defenders who passed: their hands lie down
+    active = rules.players - len(v.get("sitting_out") or ()) - len(out)
     played = sum(len(t["cards"]) for t in v["trick_history"]) + len(v["current_trick"])
-    total = (sum(v["hand_sizes"]) + played) // active
+    total = (sum(h for s, h in enumerate(v["hand_sizes"]) if s not in out) + played) // active
     high = None
     for a in v.get("actions") or ():
         text = a["action"]
@@ -82,7 +83,7 @@ def _trick_seats(rules, v: dict) -> list[tuple[int, int]]:
     cur = [rules.deck.parse(c) for c in v["current_trick"]]
     out = []
     s = v["to_move"] if v["to_move"] >= 0 else v["seat"]
-    out_seats = set(v.get("sitting_out") or ())
+    out_seats = set(v.get("sitting_out") or ()) | set(v.get("out_of_play") or ())
     n = rules.players
     for c in reversed(cur):
         for _ in range(n):
@@ -117,8 +118,9 @@ def from_state(state, seat: int) -> Seat:
     else:
         partner = None
         hidden = state.called >= 0 and state.declarer != seat
-    active = r.players - len(sitters) + (state.declarer in sitters)
-    total = (sum(h.bit_count() for h in state.hands) + sum(state.tricks) * active + len(state.trick)) // active
+    active = state.tn
+    total = (sum(h.bit_count() for s, h in enumerate(state.hands) if not state.def_out >> s & 1)
+             + sum(state.tricks) * active + len(state.trick)) // active
     return Seat(r, seat, state.hands[seat], seen, state.contract, state.trump,
                 state.declarer if state.declarer >= 0 else None, partner, hidden, trick, active, total,
                 len(state.talon), state.high)

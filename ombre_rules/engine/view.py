@@ -115,6 +115,7 @@ def view(state, seat: int, actions: bool = True) -> dict[str, Any]:
         "discard_counts": [bin(d).count("1") for d in state.discards],
         "leftover_shown": deck.names(leftover_shown(state, seat)),
         "sitting_out": [s for s in r.sitters[state.dealer] if s != state.declarer],
+        "out_of_play": [s for s in range(n) if state.def_out >> s & 1],
         "shown": [{"seat": s, "cards": deck.names(m)} for s, m in enumerate(state.shown) if m],
         "exposed": None,
         "tricks": list(state.tricks),
