@@ -17,6 +17,7 @@ DEAL_VARS = SEAT_VARS | frozenset({"declarer", "defenders", "contract", "trump",
                                    "conceded", "pool", "trump_order", "tricks_played", "partner", "side", "called",
                                    "pool_before", "tricks_left"})
 DEAL_VARS |= frozenset({"defending", "inviter", "invited"})  # the defenders' decisions (engine/defend.py)
+DEAL_VARS |= frozenset({"multiplier", "doubles", "doubler"})  # doubling (engine/double.py)
 DEAL_FUNCS = frozenset({"card", "suit", "outranks", "is_trump", "tricks", "hand", "final_hand", "dealt_hand",
                         "holder", "won", "points", "play_holder", "pile", "discards"})
 AUCTION_FUNCS = frozenset({"card", "hand", "holder"})
@@ -35,6 +36,7 @@ VAR_TYPES: dict[str, str] = {
     "tricks_played": INT, "partner": INT, "side": SEAT_LIST, "called": CARD, "pool_before": INT,
     "tricks_left": INT, "bidder": INT, "seats": INT, "choice": ANY,
     "defending": SEAT_LIST, "inviter": INT, "invited": SEAT_LIST,
+    "multiplier": INT, "doubles": INT, "doubler": INT,
 }
 CONTEXT_TYPES: dict[str, tuple[tuple[str, ...], str]] = {
     "card": ((ANY, SUIT), CARD), "suit": ((CARD,), SUIT), "outranks": ((CARD, CARD), BOOL),
@@ -205,6 +207,23 @@ class DealEnv(CardEnv):
         """The defenders an invitation asked to play (empty without one)."""
         st = self._state
         return [s for s in range(st.n) if st.invited >> s & 1]
+
+    @property
+    def doubles(self):
+        """0, or 1 once doubled, 2 once redoubled."""
+        return self._state.doubles
+
+    @property
+    def doubler(self):
+        """The seat that doubled (none without a double)."""
+        s = self._state.doubler
+        return s if s >= 0 else None
+
+    @property
+    def multiplier(self):
+        """What doubling multiplies payments by: 1, or the factor once doubled or redoubled."""
+        st = self._state
+        return st.rules.doubling.factors[st.doubles - 1] if st.doubles else 1
 
     @property
     def pool_before(self):

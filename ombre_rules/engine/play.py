@@ -98,7 +98,8 @@ class PlayStage:
             self._a_concede()
 
     def _pre_play(self) -> bool:
-        """Start the next step that comes before play (declarer's lay-away, demands, the defenders' decisions);
+        """Start the next step that comes before play (declarer's lay-away, demands, the defenders' decisions,
+        doubling);
         False when none is left."""
         r = self.rules
         if self.pre == 0:
@@ -116,10 +117,14 @@ class PlayStage:
             self.pre = 3
             if self._start_defence():
                 return True
+        if self.pre == 3:
+            self.pre = 4
+            if self._start_doubling():
+                return True
         return False
 
     def _start_play(self) -> None:
-        if self.pre < 3 and self._pre_play():
+        if self.pre < 4 and self._pre_play():
             return
         call = self.contract.call
         if call is not None and self.called < 0:

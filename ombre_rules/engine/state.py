@@ -19,6 +19,7 @@ from .calls import CallStage
 from .contract import ContractStage
 from .deal import check_deal, shuffled
 from .defend import DefendStage
+from .double import DoubleStage
 from .exchange import ExchangeStage
 from .lay_away import LayAwayStage
 from .phases import (
@@ -29,6 +30,7 @@ from .phases import (
     DEFEND,
     DEMAND,
     DONE,
+    DOUBLE,
     EXCHANGE,
     GIVE,
     GIVEBACK,
@@ -47,7 +49,7 @@ __all__ = ["State", "Result", "shuffled"]
 
 
 class State(AuctionStage, ContractStage, ExchangeStage, CallStage, LayAwayStage, PlayStage, SettleStage,
-            DefendStage):
+            DefendStage, DoubleStage):
     """The state of one deal of a variant. Create with `State(rules, seed=…)` or with given hands.
 
     It holds every field of the deal (its slots) and dispatches each phase's legal list and actions to the
@@ -65,7 +67,8 @@ class State(AuctionStage, ContractStage, ExchangeStage, CallStage, LayAwayStage,
                  "consent_queue", "result", "outcome", "called", "partner", "told", "claim_seat", "bid_of",
                  "orders", "tn", "shown", "end_when", "high_by", "duel_p", "duel_q", "duel_queue",
                  "handed", "pre",
-                 "def_queue", "def_in", "def_out", "inviter", "invited", "def_refused")
+                 "def_queue", "def_in", "def_out", "inviter", "invited", "def_refused",
+                 "dbl_queue", "doubles", "doubler")
 
     def __init__(self, rules: Ruleset, *, seed: int | None = None, dealer: int = 0, pool: int = 0,
                  hands: list[int] | None = None, talon: list[int] | None = None) -> None:
@@ -123,6 +126,9 @@ class State(AuctionStage, ContractStage, ExchangeStage, CallStage, LayAwayStage,
         self.def_in = self.def_out = self.invited = 0
         self.inviter = -1
         self.def_refused = False
+        self.dbl_queue: list[int] = []
+        self.doubles = 0
+        self.doubler = -1
         if rules.ante is not None:
             self._ante()
         if rules.lay_away is not None and rules.lay_away.at_deal:
@@ -315,7 +321,7 @@ class State(AuctionStage, ContractStage, ExchangeStage, CallStage, LayAwayStage,
 
 _LISTS = {"hands", "talon", "ex_acts", "payments", "history", "passed", "ex_queue", "discards", "drawn", "trick",
           "tricks", "won", "consent_queue", "trick_log", "bid_of", "shown", "duel_queue", "handed",
-          "def_queue"}
+          "def_queue", "dbl_queue"}
 
 
 def _make_clone():
@@ -340,11 +346,13 @@ _LISTED: dict[int, Callable[[State], list[int]]] = {
     TRUMP: State._legal_trump, CONSENT: State._legal_consent, DONE: State._legal_done, CALL: State._legal_call,
     GIVE: State._legal_give, DECLARE: State._legal_declare, SURRENDER: State._legal_surrender,
     XPLAY: State._legal_xplay, LAYAWAY: State._legal_lay_away, DEMAND: State._legal_demand,
-    GIVEBACK: State._legal_give_back, RAISE: State._legal_raise, DEFEND: State._legal_defend}
+    GIVEBACK: State._legal_give_back, RAISE: State._legal_raise, DEFEND: State._legal_defend,
+    DOUBLE: State._legal_double}
 # what a legal action does, by phase, once apply has checked it (bids and holds, cards played and the
 # exchanger's discards and draw are applied by their stages before)
 _APPLY: dict[int, Callable[[State, int], None]] = {
     TRUMP: State._apply_trump, EXCHANGE: State._apply_exchange, PLAY: State._apply_play,
     CONSENT: State._apply_consent, CALL: State._apply_call, GIVE: State._apply_give, DECLARE: State._apply_declare,
     SURRENDER: State._apply_surrender, LAYAWAY: State._apply_lay_away, DEMAND: State._apply_demand,
-    GIVEBACK: State._apply_give_back, RAISE: State._apply_raise, DEFEND: State._apply_defend}
+    GIVEBACK: State._apply_give_back, RAISE: State._apply_raise, DEFEND: State._apply_defend,
+    DOUBLE: State._apply_double}

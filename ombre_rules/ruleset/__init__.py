@@ -21,6 +21,7 @@ from .contract_rules import ContractPart
 from .contracts import CallRules, Contract, ExchangeRules, Limits, PlayRules
 from .deal import DealPart
 from .defence import build_defence
+from .doubling import build_doubling
 from .mechanics import build_mechanics
 from .play import PlayPart
 from .settlement import build_settlement
@@ -74,6 +75,7 @@ class Ruleset(ActionPart, PlayPart, ContractPart, AuctionPart, RankTables, DealP
             self._compile_contract(c)
         build_mechanics(self)
         build_defence(self)
+        build_doubling(self)
         self.bid_conditions = any(c.bid_when is not None or c.show is not None for c in self.contracts)
         build_settlement(self)
         self._contexts: dict[tuple[str, int], Context] = {}
