@@ -14,6 +14,7 @@ from ..envs import SEAT_VARS, DealEnv
 from ..errors import IllegalActionError, OmbreError, SpecError
 from ..ruleset import Contract, Ruleset
 from . import portable
+from .announce import AnnounceStage
 from .auction import AuctionStage
 from .calls import CallStage
 from .contract import ContractStage
@@ -23,6 +24,7 @@ from .double import DoubleStage
 from .exchange import ExchangeStage
 from .lay_away import LayAwayStage
 from .phases import (
+    ANNOUNCE,
     AUCTION,
     CALL,
     CONSENT,
@@ -49,7 +51,7 @@ __all__ = ["State", "Result", "shuffled"]
 
 
 class State(AuctionStage, ContractStage, ExchangeStage, CallStage, LayAwayStage, PlayStage, SettleStage,
-            DefendStage, DoubleStage):
+            DefendStage, DoubleStage, AnnounceStage):
     """The state of one deal of a variant. Create with `State(rules, seed=…)` or with given hands.
 
     It holds every field of the deal (its slots) and dispatches each phase's legal list and actions to the
@@ -68,7 +70,7 @@ class State(AuctionStage, ContractStage, ExchangeStage, CallStage, LayAwayStage,
                  "orders", "tn", "shown", "end_when", "high_by", "duel_p", "duel_q", "duel_queue",
                  "handed", "pre",
                  "def_queue", "def_in", "def_out", "inviter", "invited", "def_refused",
-                 "dbl_queue", "doubles", "doubler")
+                 "dbl_queue", "doubles", "doubler", "announced", "talon_shown")
 
     def __init__(self, rules: Ruleset, *, seed: int | None = None, dealer: int = 0, pool: int = 0,
                  hands: list[int] | None = None, talon: list[int] | None = None) -> None:
@@ -129,6 +131,8 @@ class State(AuctionStage, ContractStage, ExchangeStage, CallStage, LayAwayStage,
         self.dbl_queue: list[int] = []
         self.doubles = 0
         self.doubler = -1
+        self.announced = False
+        self.talon_shown = 0
         if rules.ante is not None:
             self._ante()
         if rules.lay_away is not None and rules.lay_away.at_deal:
@@ -347,7 +351,7 @@ _LISTED: dict[int, Callable[[State], list[int]]] = {
     GIVE: State._legal_give, DECLARE: State._legal_declare, SURRENDER: State._legal_surrender,
     XPLAY: State._legal_xplay, LAYAWAY: State._legal_lay_away, DEMAND: State._legal_demand,
     GIVEBACK: State._legal_give_back, RAISE: State._legal_raise, DEFEND: State._legal_defend,
-    DOUBLE: State._legal_double}
+    DOUBLE: State._legal_double, ANNOUNCE: State._legal_announce}
 # what a legal action does, by phase, once apply has checked it (bids and holds, cards played and the
 # exchanger's discards and draw are applied by their stages before)
 _APPLY: dict[int, Callable[[State, int], None]] = {
@@ -355,4 +359,4 @@ _APPLY: dict[int, Callable[[State, int], None]] = {
     CONSENT: State._apply_consent, CALL: State._apply_call, GIVE: State._apply_give, DECLARE: State._apply_declare,
     SURRENDER: State._apply_surrender, LAYAWAY: State._apply_lay_away, DEMAND: State._apply_demand,
     GIVEBACK: State._apply_give_back, RAISE: State._apply_raise, DEFEND: State._apply_defend,
-    DOUBLE: State._apply_double}
+    DOUBLE: State._apply_double, ANNOUNCE: State._apply_announce}

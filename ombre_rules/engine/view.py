@@ -20,7 +20,7 @@ def visible_cards(state, seat: int) -> int:
         m |= 1 << c
     if state.turned >= 0:
         m |= 1 << state.turned
-    m |= leftover_shown(state, seat)
+    m |= leftover_shown(state, seat) | state.talon_shown
     m |= demanded_shown(state)
     for shown in state.shown:
         m |= shown
@@ -114,6 +114,7 @@ def view(state, seat: int, actions: bool = True) -> dict[str, Any]:
         "my_draws": deck.names(state.drawn[seat]),
         "discard_counts": [bin(d).count("1") for d in state.discards],
         "leftover_shown": deck.names(leftover_shown(state, seat)),
+        "talon_shown": deck.names(state.talon_shown),
         "sitting_out": [s for s in r.sitters[state.dealer] if s != state.declarer],
         "out_of_play": [s for s in range(n) if state.def_out >> s & 1],
         "shown": [{"seat": s, "cards": deck.names(m)} for s, m in enumerate(state.shown) if m],

@@ -14,6 +14,7 @@ from ..errors import SpecError, SpecErrors
 from ..lang import Expr
 from ..spec.resolve import ResolvedSpec, resolve
 from .actions import SPECIAL_VERBS, ActionPart
+from .announce import build_announce
 from .auction import AuctionPart, AuctionRules
 from .base import BASE_ATTRS, RulesetBase
 from .context import Context, RankTables
@@ -76,6 +77,7 @@ class Ruleset(ActionPart, PlayPart, ContractPart, AuctionPart, RankTables, DealP
         build_mechanics(self)
         build_defence(self)
         build_doubling(self)
+        build_announce(self)
         self.bid_conditions = any(c.bid_when is not None or c.show is not None for c in self.contracts)
         build_settlement(self)
         self._contexts: dict[tuple[str, int], Context] = {}
