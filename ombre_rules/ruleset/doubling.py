@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..envs import DEAL_FUNCS, DEAL_VARS
-from ..errors import SpecError
 from ..lang import Expr, Site
 from ..lang import types as T
 
@@ -33,9 +32,5 @@ def build_doubling(rs: Ruleset) -> None:
     p = ("doubling",)
     who = rs._expr(p + ("who",), Site("doubling.who", DEAL_VARS, DEAL_FUNCS, result=T.SEATS), "defending")
     when = rs._expr(p + ("when",), Site("doubling.when", DEAL_VARS, DEAL_FUNCS, result=T.COND), True)
-    factors = data.get("factors", [2, 4])
-    if len(factors) != 2:
-        rs._errors.append(SpecError("doubling.factors names two multipliers: once doubled, once redoubled",
-                                    rs.loc(p + ("factors",))))
-        factors = [2, 4]
+    factors = data.get("factors", [2, 4])  # two of them: the schema says so
     rs.doubling = Doubling(who, when, bool(data.get("redouble", True)), (int(factors[0]), int(factors[1])))
