@@ -261,6 +261,9 @@ PREFERENCE_OPTION_RUNS = [
     "preference(kontra=true)",
     "preference(four_players=dealer_sits_out)",
     "preference(betl_value=6,sans_value=7,hand_factor=1)",
+    "preference(hand_for_all=true,contract_upgrade_after_talon=true)",
+    "preference(betl_defenders_decide=false)",
+    "preference(sans_lead_without_d2=declarer)",
 ]
 
 
