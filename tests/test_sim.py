@@ -124,5 +124,5 @@ def test_bench_bots_output_shape(capsys):
 def test_bench_bots_variants():
     from ombre_rules.sim.speed import builtin_variants
 
-    assert builtin_variants() == ["cinquillo", "danish-lhombre", "ombre-a-dos", "ombre", "quadrille",
-                                  "taroc-lhombre", "tredrille"]
+    assert builtin_variants() == ["cinquillo", "danish-lhombre", "ombre-a-dos", "ombre", "preference",
+                                  "quadrille", "taroc-lhombre", "tredrille"]
