@@ -16,6 +16,8 @@ SEAT_VARS = frozenset({"dealer", "forehand", "players", "sitters"})
 DEAL_VARS = SEAT_VARS | frozenset({"declarer", "defenders", "contract", "trump", "committed", "stopped",
                                    "conceded", "pool", "trump_order", "tricks_played", "partner", "side", "called",
                                    "pool_before", "tricks_left", "taken_from", "high_bid", "session"})
+DEAL_VARS |= frozenset({"defending", "inviter", "invited"})  # the defenders' decisions (engine/defend.py)
+DEAL_VARS |= frozenset({"multiplier", "doubles", "doubler"})  # doubling (engine/double.py)
 DEAL_FUNCS = frozenset({"card", "suit", "outranks", "is_trump", "tricks", "hand", "final_hand", "dealt_hand",
                         "holder", "won", "points", "play_holder", "pile", "discards"})
 AUCTION_FUNCS = frozenset({"card", "hand", "holder"})
@@ -34,6 +36,8 @@ VAR_TYPES: dict[str, str] = {
     "tricks_played": INT, "partner": INT, "side": SEAT_LIST, "called": CARD, "pool_before": INT,
     "tricks_left": INT, "taken_from": INT, "high_bid": CONTRACT, "bidder": INT, "seats": INT, "choice": ANY,
     "session": ANY,
+    "defending": SEAT_LIST, "inviter": INT, "invited": SEAT_LIST,
+    "multiplier": INT, "doubles": INT, "doubler": INT,
 }
 CONTEXT_TYPES: dict[str, tuple[tuple[str, ...], str]] = {
     "card": ((ANY, SUIT), CARD), "suit": ((CARD,), SUIT), "outranks": ((CARD, CARD), BOOL),
@@ -188,6 +192,41 @@ class DealEnv(CardEnv):
         return self._cards[c] if c >= 0 else None
 
     @property
+    def defending(self):
+        """The defenders who play: all of them, less those who passed in the defenders' decisions."""
+        st = self._state
+        return [s for s in defenders(st) if not st.def_out >> s & 1]
+
+    @property
+    def inviter(self):
+        """The defender who invited the others to play with him (none without an invitation)."""
+        s = self._state.inviter
+        return s if s >= 0 else None
+
+    @property
+    def invited(self):
+        """The defenders an invitation asked to play (empty without one)."""
+        st = self._state
+        return [s for s in range(st.n) if st.invited >> s & 1]
+
+    @property
+    def doubles(self):
+        """0, or 1 once doubled, 2 once redoubled."""
+        return self._state.doubles
+
+    @property
+    def doubler(self):
+        """The seat that doubled (none without a double)."""
+        s = self._state.doubler
+        return s if s >= 0 else None
+
+    @property
+    def multiplier(self):
+        """What doubling multiplies payments by: 1, or the factor once doubled or redoubled."""
+        st = self._state
+        return st.rules.doubling.factors[st.doubles - 1] if st.doubles else 1
+
+    @property
     def pool_before(self):
         """The pool as the deal began, before its ante."""
         return self._state.pool_before
@@ -236,7 +275,7 @@ class DealEnv(CardEnv):
     def tricks_left(self):
         """Tricks still to play: the cards in the hand of the seat to lead or play."""
         st = self._state
-        return max(h.bit_count() for h in st.hands)
+        return max(st.hands[s].bit_count() for s in set(st.nxt))
 
     @property
     def trump_order(self):

@@ -336,3 +336,38 @@ GERMAN_SOLO_OPTION_RUNS = [
 def test_each_german_solo_option_keeps_every_invariant(variant):
     outcomes = _run(load(variant), 300, 6, views=True, view_every=5, choose=_shy_bidder(6))
     assert sum(outcomes.values()) == 300
+def test_preference_random_deals_keep_every_invariant():
+    contracts: dict = {}
+    outcomes = _run(load("preference"), DEALS, 6, views=True, contracts=contracts, view_every=10)
+    assert sum(outcomes.values()) == DEALS
+    assert set(outcomes) == {"won", "lost", "unplayed", "all_pass"}
+    assert set(contracts) == {"one", "two", "three", "four", "hand", "betl", "sans", None}
+
+
+PREFERENCE_OPTION_RUNS = [
+    "preference(direction=counterclockwise)",
+    "preference(suit_numbers=spades_lowest)",
+    "preference(pot_funding=seeded)",
+    "preference(pot_funding=each_antes)",
+    "preference(pot_shortfall=cap)",
+    "preference(deal_packets=T-3-2-3-2)",
+    "preference(number_bids_step_by_one=true)",
+    "preference(must_trump=false)",
+    "preference(declarer_target=5)",
+    "preference(quota_alone=3)",
+    "preference(invited_must_accept=false)",
+    "preference(show_talon=true)",
+    "preference(contract_upgrade_after_talon=true)",
+    "preference(kontra=true)",
+    "preference(four_players=dealer_sits_out)",
+    "preference(betl_value=6,sans_value=7,hand_factor=1)",
+    "preference(hand_for_all=true,contract_upgrade_after_talon=true)",
+    "preference(betl_defenders_decide=false)",
+    "preference(sans_lead_without_d2=declarer)",
+]
+
+
+@pytest.mark.parametrize("variant", PREFERENCE_OPTION_RUNS)
+def test_each_preference_option_keeps_every_invariant(variant):
+    outcomes = _run(load(variant), 500, 7, views=True, view_every=5)
+    assert sum(outcomes.values()) == 500

@@ -200,8 +200,14 @@ def test_action_errors_are_value_errors():
      "3:17: contracts.uno.demand: -1 is less than the minimum of 0"),
     ("extends: taroc-lhombre\nlay_away:\n  who: declarer\n  count: 3\n  when: now\n",
      "5:3: unknown key 'when' in lay_away (expected one of: who, take_talon, count, allowed)"),
+    ("extends: preference\nannounce: {contracts: [betl, sanz]}\n",
+     "2:30: unknown contract 'sanz' (did you mean 'sans'?)"),
+    ("extends: preference\ndefence: {invite: maybe}\n", "2:19: defence.invite must be boolean, not \"maybe\""),
+    ("extends: preference\ndoubling: {factors: [2]}\n", "2:21: doubling.factors: [2] is too short"),
+    ("extends: preference\ndoubling: {who: \"defending + 1\"}\n",
+     "2:28: '+' cannot add a list of numbers and a number"),
 ], ids=["opening-contract", "excuse-name", "excuse-not-card", "lay-away-attr", "demand-func", "demand-count",
-        "lay-away-key"])
+        "lay-away-key", "announce-contract", "defence-invite", "doubling-factors", "doubling-who"])
 def test_mechanic_errors_name_their_place(write, text, expected):
     path = write(text)
     with pytest.raises(SpecError) as ei:

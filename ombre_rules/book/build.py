@@ -313,6 +313,43 @@ class Builder:
                              f"trick and goes back to its owner, who gives the trick's winner a card of his pile.",
                    e["card"])
 
+    def decisions(self) -> None:
+        """The steps between the exchange and the first lead: announcement, defenders' decisions, doubling."""
+        d = self.data
+        keys = ("announce", "defence", "doubling")
+        show = (d.get("exchange") or {}).get("show_talon")
+        if not show and not any(d.get(k) for k in keys):
+            return
+        s = self.book.section("defence", "Before play")
+        if show:
+            s.rule("show_talon", "The talon is shown to every player when the contract is fixed, before it is taken.")
+        an = d.get("announce")
+        if an:
+            names = ", ".join(str(c) for c in an["contracts"])
+            when = f" when {self.say(an['when'])}" if an.get("when") else ""
+            s.rule("announce", f"After his exchange the declarer may name instead one of {names} of a higher level "
+                               f"than his own{when}, or keep his contract; trumps follow the contract named.",
+                   an.get("when", ""))
+        de = d.get("defence")
+        if de:
+            when = f" (when {self.say(de['when'])})" if de.get("when") else ""
+            text = (f"Once the contract and trumps are fixed{when}, each defender in turn from the seat after the "
+                    f"declarer plays (follow) or passes.")
+            if de.get("invite"):
+                text += (" The last to decide, when every earlier one passed, may invite them to play with him; "
+                         + ("an invited defender must play." if de.get("invited_must_accept", True) else
+                            "an invited defender accepts or refuses, and after a refusal the inviter decides again."))
+            s.rule("defence", text + " A defender who passes lays his hand down and play goes on without him; when "
+                                     "none plays, the deal is settled without play.", de.get("when", ""))
+        db = d.get("doubling")
+        if db:
+            lo, hi = db.get("factors", [2, 4])
+            who = self.say(db.get("who", "defending"))
+            text = f"Before the first lead each of {who} in turn may double (payments times {lo}) until one does"
+            if db.get("redouble", True):
+                text += f"; the declarer may then redouble (times {hi})"
+            s.rule("doubling", text + ".", db.get("when", ""))
+
     def scoring(self) -> None:
         sc, s = self.data["scoring"], self.book.section("scoring", "Scoring")
         for path, lets in (("let", self.data.get("let")), ("scoring.let", sc.get("let"))):
@@ -399,6 +436,7 @@ def build(rules: Any, options: bool = True, examples: bool = True, effects: bool
     for c in rules.contracts:
         if c.base is None:  # a suit bid is described with its contract
             b.contract(c)
+    b.decisions()
     b.play()
     b.outcomes()
     b.scoring()

@@ -16,6 +16,8 @@ BID_MARGIN = 0.08
 LEVEL_STEP = 0.15
 # How many tricks above those a low contract allows a hand may be estimated to take and still bid it.
 LOW_SLACK = 0.0
+# a defender plays on (rather than lay his hand down) when his hand should take this share of the tricks
+DEFEND_SHARE = 0.2
 # Draws of the stock averaged to value an exchange.
 EXCHANGE_DRAWS = 4
 
@@ -257,6 +259,8 @@ def tricks_allowed(rules, contract) -> int | None:
         if s.contract is not contract:
             continue
         s.random_playout(rng.random)
+        if not s.trick_log:  # settled without play (every defender passed): it tells nothing of the aim
+            continue
         d = s.result.declarer
         (won if s.result.payments[d] > 0 else lost).append(s.result.tricks[d])
     low = bool(won and lost) and sum(won) / len(won) < sum(lost) / len(lost)
@@ -329,12 +333,29 @@ class GreedyPolicy:
                 return r.A_TRUMP + min(suits, key=lambda t: estimate(tables(r.context(s.contract.ranking, t)),
                                                                      s.hand, unseen)).index
             return r.A_TRUMP + best_trump(r, s.contract, s.hand, unseen, suits)[1].index
+        if r.A_FOLLOW in legal:
+            return self.defend(s, legal)
         for a in (r.A_STOP, r.A_ACCEPT, r.A_DRAW, r.A_PASS):
             if a in legal:
                 return a
         known = set(range(r.A_PASS, r.A_REFUSE + 1))
         pick = [a for a in legal if a not in known] or legal
         return pick[0] if len(pick) == 1 else self.rng.choice(pick)
+
+    def defend(self, s: Seat, legal: list[int]) -> int:
+        """Play against a contract won by taking few tricks; else play when the hand should take its share of
+        the tricks, invite a partner who passed with half of it, and pass otherwise."""
+        r = s.rules
+        if s.contract is None or tricks_allowed(r, s.contract) is not None:
+            return r.A_FOLLOW
+        unseen = r.deck.full_mask & ~s.seen
+        est = estimate(r.context(s.contract.ranking, s.trump), s.hand, unseen)
+        want = s.tricks_total * DEFEND_SHARE
+        if est >= want:
+            return r.A_FOLLOW
+        if r.A_INVITE in legal and est >= want / 2:
+            return r.A_INVITE
+        return r.A_PASS
 
     # -- auction ---------------------------------------------------------------------------------------
     def bid(self, s: Seat, legal: list[int]) -> int:

@@ -22,9 +22,10 @@ def from_view(rules, v: dict) -> Seat:
     contract = rules.contract_by_name.get(v["contract"]) if v["contract"] else None
     trump = deck.suit_by_name.get(v["trump"]) if v["trump"] else None
     hidden = bool(v.get("called")) and v.get("partner") is None
-    active = rules.players - len(v.get("sitting_out") or ())
+    out = v.get("out_of_play") or ()  # defenders who passed: their hands lie down
+    active = rules.players - len(v.get("sitting_out") or ()) - len(out)
     played = sum(len(t["cards"]) for t in v["trick_history"]) + len(v["current_trick"])
-    total = (sum(v["hand_sizes"]) + played) // active
+    total = (sum(h for s, h in enumerate(v["hand_sizes"]) if s not in out) + played) // active
     high = None
     for a in v.get("actions") or ():
         text = a["action"]
@@ -39,7 +40,7 @@ def _trick_seats(rules, v: dict) -> list[tuple[int, int]]:
     cur = [rules.deck.parse(c) for c in v["current_trick"]]
     out = []
     s = v["to_move"] if v["to_move"] >= 0 else v["seat"]
-    out_seats = set(v.get("sitting_out") or ())
+    out_seats = set(v.get("sitting_out") or ()) | set(v.get("out_of_play") or ())
     n = rules.players
     for c in reversed(cur):
         for _ in range(n):
@@ -54,13 +55,14 @@ def from_state(state, seat: int) -> Seat:
     """A seat's situation read from a state (a sampled world): the same facts its view gives."""
     r = state.rules
     seen = state.hands[seat] | state.discards[seat] | played_cards(state)
-    sitters = r.sitters[state.dealer]
     declarer = state.declarer
     partner, hidden = world_partner(state, seat)
-    active = r.players - len(sitters) + (declarer in sitters)
+    active = state.tn  # the seats in the ring of play: no sitter but a declaring one, no defender who passed
     held = 0
-    for h in state.hands:
-        held += h.bit_count()
+    out = state.def_out
+    for s, h in enumerate(state.hands):
+        if not out >> s & 1:
+            held += h.bit_count()
     total = (held + sum(state.tricks) * active + len(state.trick)) // active
     return Seat(r, seat, state.hands[seat], seen, state.contract, state.trump,
                 declarer if declarer >= 0 else None, partner, hidden, world_trick(state), active, total,

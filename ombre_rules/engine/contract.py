@@ -49,6 +49,8 @@ class ContractStage:
         elif mode == "none":
             self._set_trump(None)
         self.ex_queue = list(self.orders[seat]) if contract.exchange.defenders else [seat]
+        if contract.exchange.show_talon:
+            self._show_talon()
         if contract.exchange.take_talon:
             self._take_talon(seat)
         self.ex_first_used = False

@@ -96,6 +96,8 @@ class ExchangeStage:
                                 and bool(queue))
             self.ex_acts = None  # listed when first asked for
             return
+        if self._start_announce():
+            return
         if trump_due:
             self.phase = TRUMP
             self.to_move = decl

@@ -4,5 +4,8 @@ number), and PHASE_NAMES[phase] the name shown to users. Each phase is owned by 
 AUCTION, TRUMP, EXCHANGE, PLAY, CONSENT, DONE, CALL, GIVE, DECLARE, SURRENDER = range(10)
 # XPLAY: play while an excuse card is still to come; GIVEBACK: a card given back for a demanded one
 XPLAY, LAYAWAY, DEMAND, GIVEBACK, RAISE = range(10, 15)
+# DEFEND: the defenders decide whether they play (engine/defend.py); DOUBLE: doubling (engine/double.py);
+# ANNOUNCE: the declarer names a higher contract after the exchange (engine/announce.py)
+DEFEND, DOUBLE, ANNOUNCE = 15, 16, 17
 PHASE_NAMES = ("auction", "trump", "exchange", "play", "consent", "done", "call", "give", "declare", "surrender",
-               "play", "lay-away", "demand", "give", "raise")
+               "play", "lay-away", "demand", "give", "raise", "defend", "double", "announce")

@@ -98,7 +98,9 @@ class PlayStage:
             self._a_concede()
 
     def _pre_play(self) -> bool:
-        """Start the next step that comes before play (declarer's lay-away, then demands); False when none is left."""
+        """Start the next step that comes before play (declarer's lay-away, demands, the defenders' decisions,
+        doubling);
+        False when none is left."""
         r = self.rules
         if self.pre == 0:
             self.pre = 1
@@ -111,10 +113,18 @@ class PlayStage:
                 self.ex_count = 0
                 self.ex_max = self.contract.demands
                 return self._next_demand()
+        if self.pre == 2:
+            self.pre = 3
+            if self._start_defence():
+                return True
+        if self.pre == 3:
+            self.pre = 4
+            if self._start_doubling():
+                return True
         return False
 
     def _start_play(self) -> None:
-        if self.pre < 2 and self._pre_play():
+        if self.pre < 4 and self._pre_play():
             return
         call = self.contract.call
         if call is not None and self.called < 0:

@@ -15,20 +15,26 @@ from ..errors import IllegalActionError, OmbreError, SpecError
 from ..ruleset import Contract, Ruleset
 from . import portable
 from .all_pass import AllPassStage
+from .announce import AnnounceStage
 from .auction import AuctionStage
 from .calls import CallStage
 from .carry import start_values
 from .contract import ContractStage
 from .deal import check_deal, shuffled
+from .defend import DefendStage
+from .double import DoubleStage
 from .exchange import ExchangeStage
 from .lay_away import LayAwayStage
 from .phases import (
+    ANNOUNCE,
     AUCTION,
     CALL,
     CONSENT,
     DECLARE,
+    DEFEND,
     DEMAND,
     DONE,
+    DOUBLE,
     EXCHANGE,
     GIVE,
     GIVEBACK,
@@ -46,7 +52,8 @@ from .settle import Result, SettleStage
 __all__ = ["State", "Result", "shuffled"]
 
 
-class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage, LayAwayStage, PlayStage, SettleStage):
+class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage, LayAwayStage, PlayStage, SettleStage,
+            DefendStage, DoubleStage, AnnounceStage):
     """The state of one deal of a variant. Create with `State(rules, seed=…)` or with given hands.
 
     It holds every field of the deal (its slots) and dispatches each phase's legal list and actions to the
@@ -63,7 +70,9 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
                  "drawn", "last_exchanger", "play_hands", "committed", "stopped", "conceded", "concede_refused",
                  "consent_queue", "result", "outcome", "called", "partner", "told", "claim_seat", "bid_of",
                  "orders", "tn", "shown", "end_when", "high_by", "duel_p", "duel_q", "duel_queue",
-                 "handed", "pre", "taken_from", "ap_at", "carry", "carry_after")
+                 "handed", "pre", "taken_from", "ap_at", "carry", "carry_after",
+                 "def_queue", "def_in", "def_out", "inviter", "invited", "def_refused",
+                 "dbl_queue", "doubles", "doubler", "announced", "talon_shown")
 
     def __init__(self, rules: Ruleset, *, seed: int | None = None, dealer: int = 0, pool: int = 0,
                  hands: list[int] | None = None, talon: list[int] | None = None,
@@ -122,6 +131,15 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
         self.duel_queue: list[int] = []
         self.handed: list[tuple[int, int, int, bool]] = []  # (card, from seat or -1, to seat, public)
         self.pre = 0
+        self.def_queue: list[int] = []
+        self.def_in = self.def_out = self.invited = 0
+        self.inviter = -1
+        self.def_refused = False
+        self.dbl_queue: list[int] = []
+        self.doubles = 0
+        self.doubler = -1
+        self.announced = False
+        self.talon_shown = 0
         if rules.ante is not None:
             self._ante()
         if rules.lay_away is not None and rules.lay_away.at_deal:
@@ -308,7 +326,8 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
 
 
 _LISTS = {"hands", "talon", "ex_acts", "payments", "history", "passed", "ex_queue", "discards", "drawn", "trick",
-          "tricks", "won", "consent_queue", "trick_log", "bid_of", "shown", "duel_queue", "handed"}
+          "tricks", "won", "consent_queue", "trick_log", "bid_of", "shown", "duel_queue", "handed",
+          "def_queue", "dbl_queue"}
 
 
 def _make_clone():
@@ -333,11 +352,13 @@ _LISTED: dict[int, Callable[[State], list[int]]] = {
     TRUMP: State._legal_trump, CONSENT: State._legal_consent, DONE: State._legal_done, CALL: State._legal_call,
     GIVE: State._legal_give, DECLARE: State._legal_declare, SURRENDER: State._legal_surrender,
     XPLAY: State._legal_xplay, LAYAWAY: State._legal_lay_away, DEMAND: State._legal_demand,
-    GIVEBACK: State._legal_give_back, RAISE: State._legal_raise}
+    GIVEBACK: State._legal_give_back, RAISE: State._legal_raise, DEFEND: State._legal_defend,
+    DOUBLE: State._legal_double, ANNOUNCE: State._legal_announce}
 # what a legal action does, by phase, once apply has checked it (bids and holds, cards played and the
 # exchanger's discards and draw are applied by their stages before)
 _APPLY: dict[int, Callable[[State, int], None]] = {
     TRUMP: State._apply_trump, EXCHANGE: State._apply_exchange, PLAY: State._apply_play,
     CONSENT: State._apply_consent, CALL: State._apply_call, GIVE: State._apply_give, DECLARE: State._apply_declare,
     SURRENDER: State._apply_surrender, LAYAWAY: State._apply_lay_away, DEMAND: State._apply_demand,
-    GIVEBACK: State._apply_give_back, RAISE: State._apply_raise}
+    GIVEBACK: State._apply_give_back, RAISE: State._apply_raise, DEFEND: State._apply_defend,
+    DOUBLE: State._apply_double, ANNOUNCE: State._apply_announce}

@@ -21,7 +21,7 @@ def visible_cards(state, seat: int) -> int:
         m |= 1 << c
     if state.turned >= 0:
         m |= 1 << state.turned
-    m |= leftover_shown(state, seat)
+    m |= leftover_shown(state, seat) | state.talon_shown
     m |= demanded_shown(state)
     for shown in state.shown:
         m |= shown
@@ -115,7 +115,9 @@ def view(state, seat: int, actions: bool = True) -> dict[str, Any]:
         "my_draws": deck.names(state.drawn[seat]),
         "discard_counts": [bin(d).count("1") for d in state.discards],
         "leftover_shown": deck.names(leftover_shown(state, seat)),
+        "talon_shown": deck.names(state.talon_shown),
         "sitting_out": [s for s in r.sitters[state.dealer] if s != state.declarer],
+        "out_of_play": [s for s in range(n) if state.def_out >> s & 1],
         "shown": [{"seat": s, "cards": deck.names(m)} for s, m in enumerate(state.shown) if m],
         "exposed": None,
         "tricks": list(state.tricks),
@@ -204,11 +206,13 @@ def seat_facts(state, seat: int) -> Seat:
     declarer = state.declarer
     sitters = r.sitters[state.dealer]
     n = state.n
-    active = n - len(sitters) + sitters.count(declarer)  # the seats not sitting out (a sitter may declare)
+    out = state.def_out  # defenders who passed: their hands lie down, out of play
+    # the seats not sitting out (a sitter may declare) and still in play
+    active = n - len(sitters) + sitters.count(declarer) - out.bit_count()
     cur = state.trick
     trick = []
     if cur:
-        out_seats = [s for s in sitters if s != declarer]
+        out_seats = [s for s in range(n) if (s in sitters and s != declarer) or out >> s & 1]
         s = state.current_player
         if s < 0:
             s = seat
@@ -221,6 +225,7 @@ def seat_facts(state, seat: int) -> Seat:
             trick.append((s, c))
         trick.reverse()
     partner = state.partner if state.partner >= 0 and partner_known(state, seat) else None
-    total = (sum(map(int.bit_count, hands)) + gone.bit_count() + len(cur)) // active
+    total = (sum(h.bit_count() for s, h in enumerate(hands) if not out >> s & 1) + gone.bit_count() + len(cur)) \
+        // active
     return Seat(r, seat, hands[seat], seen, state.contract, state.trump, declarer if declarer >= 0 else None,
                 partner, state.called >= 0 and partner is None, trick, active, total, len(state.talon), None)

@@ -14,6 +14,7 @@ from ..errors import SpecError, SpecErrors
 from ..lang import Expr
 from ..spec.resolve import ResolvedSpec, resolve
 from .actions import SPECIAL_VERBS, ActionPart
+from .announce import build_announce
 from .auction import AuctionPart, AuctionRules
 from .base import BASE_ATTRS, RulesetBase
 from .carry import build_carry
@@ -21,6 +22,8 @@ from .context import Context, RankTables
 from .contract_rules import ContractPart
 from .contracts import CallRules, Contract, ExchangeRules, Limits, PlayRules
 from .deal import DealPart
+from .defence import build_defence
+from .doubling import build_doubling
 from .mechanics import build_mechanics
 from .play import PlayPart
 from .settlement import build_settlement
@@ -76,6 +79,9 @@ class Ruleset(ActionPart, PlayPart, ContractPart, AuctionPart, RankTables, DealP
         for c in self.contracts:
             self._compile_contract(c)
         build_mechanics(self)
+        build_defence(self)
+        build_doubling(self)
+        build_announce(self)
         self.bid_conditions = any(c.bid_when is not None or c.show is not None for c in self.contracts)
         self.compulsory = tuple(c for c in self.contracts if c.compulsory is not None)
         build_settlement(self)

@@ -7,7 +7,8 @@ from ..errors import InvalidActionError, did_you_mean
 from .base import RulesetBase
 
 # the actions without an argument, in the order of their ids
-SPECIAL_VERBS = ("pass", "hold", "draw", "cede", "stop", "concede", "accept", "refuse", "continue")
+SPECIAL_VERBS = ("pass", "hold", "draw", "cede", "stop", "concede", "accept", "refuse", "continue",
+                 "follow", "invite", "double", "redouble")
 
 
 class ActionPart(RulesetBase):
@@ -22,7 +23,8 @@ class ActionPart(RulesetBase):
         self.A_TRUMP = 2 * nc + nk
         base = 2 * nc + nk + ns
         (self.A_PASS, self.A_HOLD, self.A_DRAW, self.A_CEDE, self.A_STOP, self.A_CONCEDE,
-         self.A_ACCEPT, self.A_REFUSE, self.A_CONTINUE) = range(base, base + len(SPECIAL_VERBS))
+         self.A_ACCEPT, self.A_REFUSE, self.A_CONTINUE,
+         self.A_FOLLOW, self.A_INVITE, self.A_DOUBLE, self.A_REDOUBLE) = range(base, base + len(SPECIAL_VERBS))
         self.A_CALL = base + len(SPECIAL_VERBS)
         self.A_GIVE = self.A_CALL + nc
         self.A_DEMAND = self.A_GIVE + nc

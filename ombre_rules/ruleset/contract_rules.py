@@ -68,7 +68,7 @@ class ContractPart(RulesetBase):
         c.exchange = ExchangeRules(limits("declarer", 0, big), limits("first_defender", 0, big),
                                    limits("other_defenders", 0, big), bool(setting("defenders", True)),
                                    setting("defender_first", "positional"), setting("leftover", "hidden"),
-                                   bool(setting("take_talon", False)))
+                                   bool(setting("take_talon", False)), bool(setting("show_talon", False)))
         self._compile_play(c, cp)
         p = self._pick(cp + ("call",), ("call",))
         if p:

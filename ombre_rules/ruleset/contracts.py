@@ -33,6 +33,7 @@ class ExchangeRules:
     defender_first: str
     leftover: str
     take_talon: bool = False
+    show_talon: bool = False  # the talon is shown to every seat when the contract is fixed
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,36 @@
+"""Doubling and redoubling (`doubling`): who may double and when, whether the declarer may redouble, and the
+multipliers that expressions read as `multiplier`; compiled into one record."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..envs import DEAL_FUNCS, DEAL_VARS
+from ..lang import Expr, Site
+from ..lang import types as T
+
+if TYPE_CHECKING:
+    from .base import RulesetBase as Ruleset  # the part of a Ruleset a builder uses
+
+
+@dataclass(frozen=True)
+class Doubling:
+    """Before the first lead the seats of `who` in turn may double; the declarer may then redouble."""
+
+    who: Expr  # the seats that may double, in turn (default: the defenders who play)
+    when: Expr  # whether doubling is open in this deal
+    redouble: bool  # the declarer may answer a double
+    factors: tuple[int, int]  # the multiplier once doubled, once redoubled
+
+
+def build_doubling(rs: Ruleset) -> None:
+    """`rs.doubling`: the record, or None when the variant has no `doubling` key."""
+    data = rs.spec.data.get("doubling")
+    rs.doubling = None
+    if not data:
+        return
+    p = ("doubling",)
+    who = rs._expr(p + ("who",), Site("doubling.who", DEAL_VARS, DEAL_FUNCS, result=T.SEATS), "defending")
+    when = rs._expr(p + ("when",), Site("doubling.when", DEAL_VARS, DEAL_FUNCS, result=T.COND), True)
+    factors = data.get("factors", [2, 4])  # two of them: the schema says so
+    rs.doubling = Doubling(who, when, bool(data.get("redouble", True)), (int(factors[0]), int(factors[1])))
