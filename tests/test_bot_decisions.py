@@ -1,6 +1,7 @@
 """The bots' decisions pinned: whole deals played by greedy at every seat, and by a Monte-Carlo player at one
 seat, give the action sequences recorded in `data/bot_decisions.json` (recorded before the bots were made
-faster, so a speed-up that changes a decision fails here)."""
+faster, so a speed-up that changes a decision fails here; the variants added after that were recorded when they
+were added)."""
 import json
 from pathlib import Path
 

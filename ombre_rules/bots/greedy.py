@@ -349,7 +349,7 @@ class GreedyPolicy:
         if s.contract is None or tricks_allowed(r, s.contract) is not None:
             return r.A_FOLLOW
         unseen = r.deck.full_mask & ~s.seen
-        est = estimate(r.context(s.contract.ranking, s.trump), s.hand, unseen)
+        est = estimate(tables(r.context(s.contract.ranking, s.trump)), s.hand, unseen)
         want = s.tricks_total * DEFEND_SHARE
         if est >= want:
             return r.A_FOLLOW
