@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 
+from ..cards import bits as _bits
 from ..engine.phases import PLAY, XPLAY
 from ..engine.piles import excuse_debt, piles
 from ..errors import OmbreError
@@ -467,12 +468,3 @@ class Solver:
                 gain += (p if side[to] else 0) - (p if side[owner] else 0)
                 self.debt = None
         return gain
-
-
-def _bits(m: int) -> list[int]:
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out
