@@ -148,7 +148,7 @@ VAR_DOCS: dict[str, tuple[str, str]] = {
     'stopped': ('the declarer stopped on his claim', '3 if stopped else 0'),
     'conceded': ('the deal was conceded', 'conceded'),
     'pool': ('the pool now', 'pool // len(leaders)'),
-    'session': ('the values carried between deals, as this deal began: session.NAME', 'len(session.beasts)'),
+    'session': ('the values carried between deals, as this deal began: session.NAME', 'len(session.board) > 0'),
     'trump_order': ('the trumps, highest first', 'prefix_len(trump_order, final_hand(declarer))'),
     'tricks_played': ('tricks played so far', 'tricks(declarer) < tricks_played'),
     'partner': ("the declarer's partner by a called card (none without)", 'tricks(partner)'),
