@@ -22,6 +22,7 @@ class AllPassBranch:
     contract: Contract | None  # the contract the forced seat plays at once
     contracts: tuple[Contract, ...]  # the contracts of its round (the forced seat's choice, or everyone's bids)
     may_pass: bool = False  # the forced seat may pass instead
+    others_passed: bool = False  # force as soon as every other seat has passed (the first rule only)
 
 
 def compile_all_pass(rs: RulesetBase) -> tuple[AllPassBranch, ...]:
@@ -43,5 +44,6 @@ def compile_all_pass(rs: RulesetBase) -> tuple[AllPassBranch, ...]:
                 if b.get("may_pass"):  # offered: a round of that one contract, in which he may pass
                     contracts = (contract,)
                     contract = None
-        out.append(AllPassBranch(b["then"], when, who, contract, contracts, bool(b.get("may_pass", False))))
+        out.append(AllPassBranch(b["then"], when, who, contract, contracts, bool(b.get("may_pass", False)),
+                                 b["then"] == "force" and bool(b.get("others_passed", False))))
     return tuple(out)

@@ -31,11 +31,6 @@ class AuctionRules:
     others_passed: bool = False  # force as soon as every seat but the forced one has passed without a bid
 
 
-def _first_rule(all_pass: dict | list) -> dict:
-    """The all-pass rule, or the first of its branches."""
-    return all_pass[0] if isinstance(all_pass, list) else all_pass
-
-
 class AuctionPart(RulesetBase):
     """The ruleset's part that compiles the auction and lists the bids of a round."""
 
@@ -58,8 +53,7 @@ class AuctionPart(RulesetBase):
                                     b0.who, b0.contract, b0.contracts, forced_bid, forced_by,
                                     data["auction"].get("form", "rotation"),
                                     data["auction"].get("contract_choice", "bid"), final, branches,
-                                    b0.then == "force" and bool(_first_rule(data["auction"]["all_pass"])
-                                                                .get("others_passed")))
+                                    b0.others_passed)
         self.hold_by_priority = self.auction.hold == "earlier_seat"
         self.main_round = tuple(sorted((c for c in self.contracts if c.biddable), key=lambda c: self.bid_level(c, 0)))
 
