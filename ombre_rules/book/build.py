@@ -138,6 +138,11 @@ class Builder:
                           ("raise", "The winner of the auction may then name a higher contract.")):
             if a.get(key):
                 s.rule(key, text)
+        if a.get("raise") and a.get("raise_when"):
+            s.rule("raise_when", f"He may raise when {self.say(a['raise_when'])}.", a["raise_when"])
+        if a.get("raise") and a.get("raise_after_turn"):
+            s.rule("raise_after_turn", "When his bid turns its trump, the card is turned first, for every seat to "
+                                       "see, and he decides after it.")
         if a.get("jumps") is False:
             s.rule("jumps", "Only the next level above the high bid may be bid.")
         if a.get("suit_order"):
