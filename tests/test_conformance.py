@@ -293,6 +293,10 @@ ROCAMBOR_OPTION_RUNS = [
     "rocambor(contrabola_trumps=named)",
     "rocambor(surrender=none)",
     "rocambor(declared_bola=true)",
+    "rocambor(penetro_mode=free_for_all)",
+    "rocambor(upgrade_after_auction=true,oros_not_opening=true,declared_bola=true)",
+    "rocambor(scoring_model=race_points)",
+    "rocambor(scoring_model=race_points,table=three,tie_above_jugador=codillo_shared)",
 ]
 
 
@@ -311,6 +315,13 @@ def _shy_bidder(seed: int):
             return r.A_PASS
         return rng.choice(legal)
     return choose
+
+
+def test_rocambor_free_for_all_penetro_with_shy_bidders_keeps_every_invariant():
+    outcomes = _run(load("rocambor(penetro_mode=free_for_all,scoring_model=race_points)"), 400, 7, views=True,
+                    view_every=2, choose=_shy_bidder(7))
+    assert sum(outcomes.values()) == 400
+    assert outcomes.get("penetro_won", 0) > 0  # all pass, the espada in the talon, the sitter plays
 
 
 def test_german_solo_random_deals_keep_every_invariant():
