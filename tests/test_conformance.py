@@ -351,6 +351,7 @@ PREFERENCE_OPTION_RUNS = [
     "preference(hand_for_all=true,contract_upgrade_after_talon=true)",
     "preference(betl_defenders_decide=false)",
     "preference(sans_lead_without_d2=declarer)",
+    "preference(stop_when_decided=false,hand_for_all=true)",
 ]
 
 
