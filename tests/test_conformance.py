@@ -352,6 +352,7 @@ PREFERENCE_OPTION_RUNS = [
     "preference(betl_defenders_decide=false)",
     "preference(sans_lead_without_d2=declarer)",
     "preference(stop_when_decided=false,hand_for_all=true)",
+    "preference(pot_funding=seeded,pot_seed_per_player=20,four_players=dealer_sits_out)",
 ]
 
 
