@@ -106,7 +106,8 @@ KEY_DOCS: dict[str, str] = {
     'contract:suit_bids.doc': 'the suit bids in words',
     'contract:jump': 'may be bid by a jump',
     'contract:doc': 'the contract in words',
-    'contract:trump': "named, turned (from the talon), none, called (its holder names them), or {fixed: SUIT}",
+    'contract:trump': "named, turned (from the talon), none, called (its holder names them), first_lead (the suit "
+                      "of the first card led, one trump_allowed allows if the leader holds one), or {fixed: SUIT}",
     'contract:trump.fixed': 'the fixed trump suit',
     'contract:compulsory': 'a seat for which it holds may not pass while it may still bid this contract',
     'contract:trump_after_exchange': 'trumps are named after the exchange',
