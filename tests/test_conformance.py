@@ -355,6 +355,7 @@ PREFERENCE_OPTION_RUNS = [
     "preference(pot_funding=seeded,pot_seed_per_player=20,four_players=dealer_sits_out)",
     "preference(trump_by_first_lead=true,kontra=true)",
     "preference(pot_session_end=carry)",
+    "preference(scoring=historic)",
 ]
 
 
