@@ -356,6 +356,7 @@ PREFERENCE_OPTION_RUNS = [
     "preference(trump_by_first_lead=true,kontra=true)",
     "preference(pot_session_end=carry)",
     "preference(scoring=historic)",
+    "preference(all_pass=turn_talon,number_bids_step_by_one=true)",
 ]
 
 

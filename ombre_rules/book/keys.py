@@ -46,6 +46,7 @@ KEY_DOCS: dict[str, str] = {
     'all_pass_branch:contract': 'the contract it plays (offered, with may_pass)',
     'all_pass_branch:contracts': "the contracts of the further round (or the forced seat's choice)",
     'all_pass_branch:doc': 'what happens when all pass, in words',
+    'all_pass_branch:show_talon': "the talon is shown to every seat before the branch's round of bids",
     'all_pass_branch:others_passed': 'force once every other seat has passed: the forced seat does not speak first '
                                      '(the first rule only)',
     'contracts': 'the contracts, by name',
