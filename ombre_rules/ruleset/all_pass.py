@@ -1,7 +1,8 @@
 """What follows when every seat passes (`auction.all_pass`): one rule, or a list of branches tried in order, each
 with a condition (`when`, read over the dealt hands) and what it does (`then`): redeal, force a seat (`who`) to
 play a contract or to choose one of `contracts`, or a further round of bids (the talon shown to all first with
-`show_talon`). A forced seat may be allowed to pass (`may_pass`); the branches after it are then tried. When no branch applies the cards are dealt again."""
+`show_talon`). A forced seat may be allowed to pass (`may_pass`); the branches after it are then tried. When no
+branch applies the cards are dealt again."""
 from __future__ import annotations
 
 from dataclasses import dataclass
