@@ -384,6 +384,12 @@ PREFERENCE_OPTION_RUNS = [
     "preference(hand_for_all=true,contract_upgrade_after_talon=true)",
     "preference(betl_defenders_decide=false)",
     "preference(sans_lead_without_d2=declarer)",
+    "preference(stop_when_decided=false,hand_for_all=true)",
+    "preference(pot_funding=seeded,pot_seed_per_player=20,four_players=dealer_sits_out)",
+    "preference(trump_by_first_lead=true,kontra=true)",
+    "preference(pot_session_end=carry)",
+    "preference(scoring=historic)",
+    "preference(all_pass=turn_talon,number_bids_step_by_one=true)",
 ]
 
 

@@ -39,6 +39,15 @@ def test_malformed_house_file_names_its_path(write):
     assert (ei.value.loc.line, ei.value.loc.col) == (4, 3)
 
 
+def test_trumps_by_the_first_lead_need_a_ranking_without_trumps(write):
+    path = write("extends: ombre\ncontracts:\n  solo: {trump: first_lead}\n")
+    with pytest.raises(SpecError) as ei:
+        load(path)
+    assert str(ei.value).endswith(": the ranking with no trumps leaves AS, AC without a rank (contract 'solo' has "
+                                  "no trumps until its first lead)")
+    assert ei.value.loc.file.endswith("ombre.yaml")
+
+
 def test_unreadable_file(tmp_path):
     with pytest.raises(SpecError) as ei:
         load(str(tmp_path / "nowhere.yaml"))

@@ -12,6 +12,7 @@ import pytest
 from badfiles import BAD_FILES, bad_records
 from variant_choices import every_choice, rules_of
 
+from ombre_rules import load
 from ombre_rules.cli import main
 from ombre_rules.engine import State
 from ombre_rules.engine.phases import DONE, PLAY, XPLAY
@@ -20,7 +21,7 @@ from ombre_rules.records import to_record, write
 from ombre_rules.sim.runner import play_deal
 from ombre_rules.sim.stats import Metrics, by_player
 from ombre_rules.solve.analysis import Analyst, Limits, deal_loss, side_of
-from ombre_rules.solve.search import SearchLimit, Solver
+from ombre_rules.solve.search import NotInPlay, SearchLimit, Solver
 
 CHOICES = every_choice()
 IDS = [p.rsplit("/", 1)[-1].removesuffix(".yaml") + "".join(f"({k}={c})" for k, c in sel) for p, sel in CHOICES]
@@ -138,10 +139,22 @@ def test_legal_cards_are_the_engines(path, sel):
         if s is None:
             continue
         while s.phase in (PLAY, XPLAY):
+            if s.trump is None and s.contract.trump_mode == "first_lead":  # refused (see the test below)
+                _card_or_play_on(s, rng)
+                continue
             sol = Solver(s)
             seat, trick, _leader, led = sol.root()[:4]
             assert sol.legal_mask(seat, trick, led) == sum(1 << a for a in s.legal_actions() if a < s.nc)
             _card_or_play_on(s, rng)
+
+
+def test_the_solver_refuses_a_deal_whose_trumps_the_first_lead_fixes():
+    rules = load("preference(trump_by_first_lead=true)")
+    s = next(s for s in (to_play(rules, seed) for seed in range(20))
+             if s is not None and s.contract.trump_mode == "first_lead")
+    assert s.trump is None and not s.trick_log
+    with pytest.raises(NotInPlay, match="the trumps are not fixed yet: they are the suit of the first card led"):
+        Solver(s)
 
 
 # -- a hand-made ending whose answer is known -------------------------------------------------------------

@@ -46,6 +46,7 @@ KEY_DOCS: dict[str, str] = {
     'all_pass_branch:contract': 'the contract it plays (offered, with may_pass)',
     'all_pass_branch:contracts': "the contracts of the further round (or the forced seat's choice)",
     'all_pass_branch:doc': 'what happens when all pass, in words',
+    'all_pass_branch:show_talon': "the talon is shown to every seat before the branch's round of bids",
     'all_pass_branch:others_passed': 'force once every other seat has passed: the forced seat does not speak first '
                                      '(the first rule only)',
     'contracts': 'the contracts, by name',
@@ -109,7 +110,8 @@ KEY_DOCS: dict[str, str] = {
     'contract:suit_bids.doc': 'the suit bids in words',
     'contract:jump': 'may be bid by a jump',
     'contract:doc': 'the contract in words',
-    'contract:trump': "named, turned (from the talon), none, called (its holder names them), or {fixed: SUIT}",
+    'contract:trump': "named, turned (from the talon), none, called (its holder names them), first_lead (the suit "
+                      "of the first card led, one trump_allowed allows if the leader holds one), or {fixed: SUIT}",
     'contract:trump.fixed': 'the fixed trump suit',
     'contract:compulsory': 'a seat for which it holds may not pass while it may still bid this contract',
     'contract:trump_after_exchange': 'trumps are named after the exchange',

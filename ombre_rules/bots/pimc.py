@@ -35,7 +35,8 @@ def _play(world, policy: GreedyPolicy) -> None:
     a choice other than a card (a claim, a concession) as greedy makes it from the seat's situation."""
     r = world.rules
     nd = r.A_DISCARD
-    ctx = rank_context(r, world.contract, world.trump)
+    trump = world.trump
+    ctx = rank_context(r, world.contract, trump)
     contract = world.contract
     declarer = world.declarer if world.declarer >= 0 else None
     sitters = r.sitters[world.dealer]
@@ -59,6 +60,9 @@ def _play(world, policy: GreedyPolicy) -> None:
         apply(a)
         if a < nd:
             played |= 1 << a
+            if world.trump is not trump:  # trumps fixed by the first lead (contract `trump: first_lead`)
+                trump = world.trump
+                ctx = rank_context(r, contract, trump)
 
 
 class PimcPlayer:

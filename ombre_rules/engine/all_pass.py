@@ -1,7 +1,7 @@
 """When every seat has passed: the all-pass branches in order (`auction.all_pass`, compiled in
 ruleset/all_pass.py): redeal, force a seat to play a contract or to choose one (in a round of its own, where
-`may_pass` lets it pass), or a further round of bids; a round in which all pass again goes on with the next
-branch whose condition holds."""
+`may_pass` lets it pass), or a further round of bids (after the talon is shown, `show_talon`); a round in which
+all pass again goes on with the next branch whose condition holds."""
 from __future__ import annotations
 
 
@@ -31,6 +31,8 @@ class AllPassStage:
                 self.first_bidder = self.to_move = seat
                 return
             if b.contracts:
+                if b.show_talon:
+                    self._show_talon()
                 self._start_auction(self.ap_at, b.contracts)
                 return
         self._finish(all_pass=True)

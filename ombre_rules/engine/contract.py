@@ -1,6 +1,6 @@
 """The contract fixed: the winner's declaration (DECLARE), the declarer's seat joining the ring, the trump
-(turned, fixed, none, or named in the TRUMP phase), and the declarer's surrender before the first lead
-(SURRENDER).
+(turned, fixed, none, named in the TRUMP phase, or the suit of the first card led: `trump: first_lead`), and
+the declarer's surrender before the first lead (SURRENDER).
 
 Driven by a contract's `trump`, `trump_after_exchange`, `trump_allowed`, `played`, `show` and
 `play.surrender`, and by `auction.contract_choice`; compiled in ruleset/contract_rules.py."""
@@ -46,7 +46,7 @@ class ContractStage:
             self._set_trump(self.rules.deck.cards[self.turned].suit)
         elif mode == "fixed":
             self._set_trump(contract.fixed_suit)
-        elif mode == "none":
+        elif mode == "none" or mode == "first_lead":  # first_lead: none until the first card is led
             self._set_trump(None)
         self.ex_queue = list(self.orders[seat]) if contract.exchange.defenders else [seat]
         if contract.exchange.show_talon:
@@ -103,6 +103,16 @@ class ContractStage:
             if self.eval(c.trump_allowed, env):
                 out.append(s)
         return out or suits
+
+    def _lead_mask(self) -> int:
+        """Contract `trump: first_lead`, at the first lead: the cards of the leader's hand whose suit may be
+        trumps (`trump_allowed`); his whole hand if he holds none of them."""
+        hand = self.hands[self.to_move]
+        masks = self.rules.deck.suit_masks
+        m = 0
+        for s in self._trump_options():
+            m |= masks[s.index]
+        return hand & m or hand
 
     def _set_trump(self, suit) -> None:
         self.trump = suit

@@ -34,6 +34,9 @@ class PlayStage:
             else:
                 self.lm = hand
                 acts = acts[:]
+        elif self.trump is None and self.contract.trump_mode == "first_lead":
+            m = self.lm = self._lead_mask()
+            acts = [c for c in acts if m >> c & 1]
         else:
             self.lm = self.hands[seat]
             acts = acts[:]
@@ -52,6 +55,8 @@ class PlayStage:
                     if hand & bind:
                         m = hand & must
                         break
+            elif self.trump is None and self.contract.trump_mode == "first_lead":
+                m = self._lead_mask()
         bit = _BIT[a]
         if not m & bit:
             self._illegal(a)
@@ -70,6 +75,8 @@ class PlayStage:
                 self.best = k
                 self.best_seat = seat
         else:
+            if self.trump is None and self.contract.trump_mode == "first_lead":  # the suit led is trumps
+                self._set_trump(self.rules.deck.cards[a].suit)
             self.tm = bit
             self.leader = self.best_seat = seat
             self.led = a

@@ -229,7 +229,8 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
         apply = self.apply
         while True:
             ph = self.phase
-            if ph == PLAY and not self.trick and not self.claim_pending and not self.concede_ok:
+            if ph == PLAY and not self.trick and not self.claim_pending and not self.concede_ok \
+                    and (self.trump is not None or self.contract.trump_mode != "first_lead"):  # trumps fixed
                 self._random_tricks(rand)
             elif ph == EXCHANGE:
                 self._random_exchange(rand)

@@ -95,10 +95,14 @@ class Ruleset(ActionPart, PlayPart, ContractPart, AuctionPart, RankTables, DealP
         self._bid_lists: dict = {}
         self.seat_cache: dict[tuple, Any] = {}
         for c in self.contracts:
-            for trump in self.trump_choices(c):
+            # trumps fixed by the first lead: until then the cards are ranked without trumps
+            for trump in self.trump_choices(c) + ([None] if c.trump_mode == "first_lead" else []):
                 try:
                     self.context(c.ranking, trump)
                 except SpecError as e:
+                    if trump is None and c.trump_mode == "first_lead":
+                        e = SpecError(f"{e.message} (contract '{c.name}' has no trumps until its first lead)",
+                                      e.loc, e.context)
                     self._errors.append(e)
                     return
         self.session = dict(data.get("session") or {})

@@ -1,7 +1,8 @@
 """What follows when every seat passes (`auction.all_pass`): one rule, or a list of branches tried in order, each
 with a condition (`when`, read over the dealt hands) and what it does (`then`): redeal, force a seat (`who`) to
-play a contract or to choose one of `contracts`, or a further round of bids. A forced seat may be allowed to pass
-(`may_pass`); the branches after it are then tried. When no branch applies the cards are dealt again."""
+play a contract or to choose one of `contracts`, or a further round of bids (the talon shown to all first with
+`show_talon`). A forced seat may be allowed to pass (`may_pass`); the branches after it are then tried. When no
+branch applies the cards are dealt again."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ class AllPassBranch:
     contracts: tuple[Contract, ...]  # the contracts of its round (the forced seat's choice, or everyone's bids)
     may_pass: bool = False  # the forced seat may pass instead
     others_passed: bool = False  # force as soon as every other seat has passed (the first rule only)
+    show_talon: bool = False  # the talon is shown to every seat before the branch's round
 
 
 def compile_all_pass(rs: RulesetBase) -> tuple[AllPassBranch, ...]:
@@ -45,5 +47,6 @@ def compile_all_pass(rs: RulesetBase) -> tuple[AllPassBranch, ...]:
                     contracts = (contract,)
                     contract = None
         out.append(AllPassBranch(b["then"], when, who, contract, contracts, bool(b.get("may_pass", False)),
-                                 b["then"] == "force" and bool(b.get("others_passed", False))))
+                                 b["then"] == "force" and bool(b.get("others_passed", False)),
+                                 bool(b.get("show_talon", False))))
     return tuple(out)
