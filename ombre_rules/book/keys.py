@@ -187,6 +187,7 @@ FUNC_DOCS: dict[str, tuple[str, str, str]] = {
         'group_points([c.points for c in pile(declarer)], 3, 2)',
     ),
     'abs': ('number', 'number', 'abs(tricks(declarer) - 5)'),
+    'rest': ('list', 'list', 'rest(session.puestas)'),
     'card': ('rank, suit', 'card or none', 'card(A, trump)'),
     'suit': ('card', 'suit', 'suit(card) == led_suit'),
     'outranks': ('card, card', 'bool', 'outranks(led_card, card)'),
@@ -201,6 +202,7 @@ FUNC_DOCS: dict[str, tuple[str, str, str]] = {
     'play_holder': ('card', 'seat or none', 'play_holder(called)'),
     'pile': ('seat', 'list of cards', 'pile(declarer)'),
     'discards': ('seat', 'list of cards', 'discards(declarer)'),
+    'early_tricks': ('seat, number', 'number', 'early_tricks(declarer, 5) == 0'),
 }
 
 SCENARIO_DOCS: dict[str, str] = {
