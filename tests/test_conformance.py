@@ -264,6 +264,7 @@ TRESILLO_OPTION_RUNS = [
     "tresillo(puesta_pays_players=false,primeras_symmetric=true)",
     "tresillo(hold_requires_prior_bid=true)",
     "tresillo(stop_when_decided=true,declared_bola=true)",
+    "tresillo(matador_forced_by=led_or_played_earlier)",
 ]
 
 
