@@ -21,6 +21,7 @@ DEAL_VARS |= frozenset({"multiplier", "doubles", "doubler"})  # doubling (engine
 DEAL_VARS |= frozenset({"trick_winners", "table_seats"})
 DEAL_FUNCS = frozenset({"card", "suit", "outranks", "is_trump", "tricks", "hand", "final_hand", "dealt_hand",
                         "holder", "won", "points", "play_holder", "pile", "discards"})
+DEAL_FUNCS |= frozenset({"early_tricks"})  # the tricks of a seat among the first n (the trick log)
 AUCTION_FUNCS = frozenset({"card", "hand", "holder"})
 # the end of a session (`session.end_when`, `session.close`): the seats of the last deal, the pool and the
 # carried values it left, the deals played and each seat's score so far
@@ -29,7 +30,7 @@ SESSION_END_FUNCS = frozenset({"score"})
 CONTEXT_FUNCS: dict[str, tuple[int, int | None]] = {
     "card": (2, 2), "suit": (1, 1), "outranks": (2, 2), "is_trump": (1, 1), "tricks": (1, 1),
     "hand": (1, 1), "final_hand": (1, 1), "dealt_hand": (1, 1), "holder": (1, 1), "won": (1, 1), "points": (1, 1),
-    "play_holder": (1, 1), "pile": (1, 1), "discards": (1, 1), "score": (1, 1),
+    "play_holder": (1, 1), "pile": (1, 1), "discards": (1, 1), "score": (1, 1), "early_tricks": (2, 2),
 }
 
 SEAT_LIST, CARD_LIST = list_of(INT), list_of(CARD)
@@ -52,6 +53,7 @@ CONTEXT_TYPES: dict[str, tuple[tuple[str, ...], str]] = {
     "final_hand": ((INT,), CARD_LIST), "dealt_hand": ((INT,), CARD_LIST), "holder": ((CARD,), INT),
     "won": ((INT,), CARD_LIST), "points": ((INT,), INT), "play_holder": ((CARD,), INT),
     "pile": ((INT,), CARD_LIST), "discards": ((INT,), CARD_LIST), "score": ((INT,), INT),
+    "early_tricks": ((INT, INT), INT),
 }
 
 
@@ -304,6 +306,12 @@ class DealEnv(CardEnv):
 
     def f_tricks(self, seat):
         return self._state.tricks[seat] if seat is not None else 0
+
+    def f_early_tricks(self, seat, n):
+        """How many of the first n tricks the seat won (of those played so far)."""
+        if seat is None or n is None:
+            return 0
+        return sum(1 for _l, _c, w in self._state.trick_log[:max(0, n)] if w == seat)
 
     def f_hand(self, seat):
         return self._mask_cards(self._state.hands[seat]) if seat is not None else []

@@ -270,7 +270,40 @@ TRESILLO_OPTION_RUNS = [
     "tresillo(leftover_stock=all)",
     "tresillo(leftover_stock=last_exchanger)",
     "tresillo(primeras=0,bola_bonus=30)",
+    "tresillo(puesta_accumulation=merge)",
+    "tresillo(puesta_amount=stake_plus_values)",
+    "tresillo(puesta_amount=fixed:25,enchilada=50)",
+    "tresillo(puesta_pays_players=false,primeras_symmetric=true)",
+    "tresillo(hold_requires_prior_bid=true)",
+    "tresillo(stop_when_decided=true,declared_bola=true)",
+    "tresillo(matador_forced_by=led_or_played_earlier)",
 ]
+
+
+def _played_out(rules, seed: int, pool: int, carried) -> State:
+    """One deal of random legal play, its choices drawn from a generator of its own seed."""
+    rng = random.Random(seed)
+    s = State(rules, seed=seed, dealer=seed % 4, pool=pool, session=carried)
+    while not s.is_terminal:
+        s.apply(rng.choice(s.legal_actions()))
+    return s
+
+
+@pytest.mark.parametrize("base", ["tresillo", "tresillo(declared_bola=true,primeras_symmetric=true)"])
+def test_tresillo_stop_when_decided_changes_no_payment(base):
+    """The same deals and choices with and without stop_when_decided: the same outcome, payments, plate and
+    queue; play stops early in some of them."""
+    full = load(base)
+    short = load(base[:-1] + ",stop_when_decided=true)" if "(" in base else base + "(stop_when_decided=true)")
+    pool, carried, early = 0, None, 0
+    for seed in range(400):
+        a, b = _played_out(full, seed, pool, carried), _played_out(short, seed, pool, carried)
+        ra, rb = a.result, b.result
+        assert (ra.outcome, ra.payments, ra.pool_after, ra.session_after) == \
+            (rb.outcome, rb.payments, rb.pool_after, rb.session_after), f"deal {seed}"
+        early += len(b.trick_log) < len(a.trick_log)
+        pool, carried = ra.pool_after, ra.session_after
+    assert early > 100
 
 
 def test_rocambor_random_deals_keep_every_invariant():

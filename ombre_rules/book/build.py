@@ -296,6 +296,10 @@ class Builder:
                 text += f" — except when {self.say(item['exempt'])}"
             s.rule(f"follow.{i}", f"Obligation {i + 1}: {text}. It binds when the hand holds a card it allows.",
                    item["must"] + (f"; exempt: {item['exempt']}" if item.get("exempt") else ""))
+        if p.get("follow_answers") == "highest":
+            s.rule("follow_answers", "The obligations answer the highest card of the suit led played so far: a "
+                                     "higher card of that suit played after the lead counts as the card led.",
+                   "follow_answers: highest")
         if p.get("claim"):
             cl = p["claim"]
             who = "the declarer's side" if cl.get("by") == "side" else "the declarer"

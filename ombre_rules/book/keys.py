@@ -197,6 +197,7 @@ FUNC_DOCS: dict[str, tuple[str, str, str]] = {
         'group_points([c.points for c in pile(declarer)], 3, 2)',
     ),
     'abs': ('number', 'number', 'abs(tricks(declarer) - 5)'),
+    'rest': ('list', 'list', 'rest(session.puestas)'),
     'card': ('rank, suit', 'card or none', 'card(A, trump)'),
     'suit': ('card', 'suit', 'suit(card) == led_suit'),
     'outranks': ('card, card', 'bool', 'outranks(led_card, card)'),
@@ -212,6 +213,7 @@ FUNC_DOCS: dict[str, tuple[str, str, str]] = {
     'pile': ('seat', 'list of cards', 'pile(declarer)'),
     'discards': ('seat', 'list of cards', 'discards(declarer)'),
     'score': ('seat', 'number', 'max(score(p) for p in players) >= 12'),
+    'early_tricks': ('seat, number', 'number', 'early_tricks(declarer, 5) == 0'),
 }
 
 SCENARIO_DOCS: dict[str, str] = {

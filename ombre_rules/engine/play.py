@@ -74,6 +74,8 @@ class PlayStage:
             if k > self.best:
                 self.best = k
                 self.best_seat = seat
+                if self.follow_high and self.ctx.eff[a] == self.ctx.eff[self.led]:
+                    self.led = a  # the follow rules now answer this card
         else:
             if self.trump is None and self.contract.trump_mode == "first_lead":  # the suit led is trumps
                 self._set_trump(self.rules.deck.cards[a].suit)
@@ -151,6 +153,7 @@ class PlayStage:
         self.claim_at = play.claim[0] if play.claim is not None else -1
         self.concede_ok = play.concede is not None and (play.concede[1] is None or bool(self.eval(play.concede[1])))
         self.end_when = play.end_when
+        self.follow_high = play.follow_highest
         if play.surrender is not None and self.eval(play.surrender):
             self.phase = SURRENDER
             self.to_move = self.declarer
@@ -197,7 +200,7 @@ class PlayStage:
         rows, others = self.follow_rows, range(self.tn - 1)
         ctx = self.ctx
         key, eff = ctx.key, ctx.eff
-        end_when, claim_at = self.end_when, self.claim_at
+        end_when, claim_at, high = self.end_when, self.claim_at, self.follow_high
         self.lm = -1  # a legal mask a caller had asked for is not used by the cards played here
         seat = self.to_move
         while True:
@@ -241,6 +244,8 @@ class PlayStage:
                 if k > best:
                     best = k
                     best_seat = seat
+                    if high and eff[c] == eff[a]:
+                        follow = rows[c]
                 trick.append(c)
             seat = best_seat
             tricks[seat] += 1

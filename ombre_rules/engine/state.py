@@ -72,7 +72,8 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
                  "orders", "tn", "shown", "end_when", "high_by", "duel_p", "duel_q", "duel_queue",
                  "handed", "pre", "taken_from", "ap_at", "carry", "carry_after",
                  "def_queue", "def_in", "def_out", "inviter", "invited", "def_refused",
-                 "dbl_queue", "doubles", "doubler", "announced", "talon_shown")
+                 "dbl_queue", "doubles", "doubler", "announced", "talon_shown",
+                 "follow_high")  # play.follow_answers = highest: `led` follows the highest card of its suit
 
     def __init__(self, rules: Ruleset, *, seed: int | None = None, dealer: int = 0, pool: int = 0,
                  hands: list[int] | None = None, talon: list[int] | None = None,
@@ -127,6 +128,7 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
         self.tn = rules.active
         self.shown = [0] * n
         self.end_when = None
+        self.follow_high = False
         self.high_by = self.duel_p = self.duel_q = -1
         self.duel_queue: list[int] = []
         self.handed: list[tuple[int, int, int, bool]] = []  # (card, from seat or -1, to seat, public)

@@ -33,13 +33,14 @@ FUNCS: dict[str, str] = {
     "count": "the number of items of {0} that hold", "len": "the size of {0}", "any": "any of {0} holds",
     "all": "all of {0} hold", "prefix_len": "the length of the run from the first of {0} held in {1}",
     "first": "the first of {0}", "group_points": "{0} counted in groups of {1}, less {2} a group",
-    "abs": "the absolute value of {0}",
+    "abs": "the absolute value of {0}", "rest": "the items of {0} after the first",
     "card": "the {0} of {1}", "suit": "the suit of {0}",
     "outranks": "{0} beats {1}", "is_trump": "{0} is a trump", "tricks": "the number of tricks of {0}",
     "hand": "the hand of {0}", "final_hand": "the hand of {0} when play began",
     "dealt_hand": "the hand dealt to {0}", "holder": "the holder of {0}", "won": "the cards {0} won",
     "points": "the total of the card points {0} won", "play_holder": "who held {0} when play began",
     "pile": "the pile of {0}", "discards": "the cards {0} laid away", "score": "the session score of {0}",
+    "early_tricks": "the number of the first {1} tricks that {0} won",
 }
 
 # operators: comparisons, arithmetic, logic

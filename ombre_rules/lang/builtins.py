@@ -91,6 +91,11 @@ def _first(xs):
     return None
 
 
+def _rest(xs):
+    """The items of a list after the first (an empty list for none)."""
+    return list(xs)[1:] if xs else []
+
+
 def _abs(x):
     return abs(x) if x is not None else 0
 
@@ -116,6 +121,7 @@ PURE: dict[str, tuple[Callable[..., Any], int, int | None, str]] = {
     "first": (_first, 1, 1, "the first item of a list, or none"),
     "group_points": (_group_points, 3, 3, "card points counted in groups: group_points(values, size, less)"),
     "abs": (_abs, 1, 1, "absolute value"),
+    "rest": (_rest, 1, 1, "the items of a list after the first"),
 }
 
 

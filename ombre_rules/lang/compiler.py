@@ -128,7 +128,7 @@ _PURE_TYPES: dict[str, tuple[tuple[str, ...], str]] = {
     "len": ((T.list_of(T.ANY),), T.INT), "any": ((T.list_of(T.ANY),), T.BOOL),
     "all": ((T.list_of(T.ANY),), T.BOOL), "prefix_len": ((T.list_of(T.ANY), T.list_of(T.ANY)), T.INT),
     "first": ((T.list_of(T.ANY),), T.ANY), "group_points": ((T.list_of(T.INT), T.INT, T.INT), T.INT),
-    "abs": ((T.INT,), T.INT),
+    "abs": ((T.INT,), T.INT), "rest": ((T.list_of(T.ANY),), T.ANY),
 }
 
 
@@ -568,6 +568,8 @@ class _Job:
                     raise self.error(f"{fname}() needs {T.words(want)}, not {T.words(at)}", node)
         if fname in ("max", "min", "first"):
             result = self._pick_type(fname, [at for _n, at in args], nodes)
+        elif fname == "rest":  # a list of the same items as its argument
+            result = args[0][1] if args[0][1].startswith("list:") else T.list_of(T.ANY)
         return ast.Call(target, [n for n, _t in args], []), result
 
     def _pick_type(self, fname: str, types: list[str], nodes: list[Any]) -> str:

@@ -46,6 +46,7 @@ class PlayRules:
     claim_tells: bool = False
     surrender: Expr | None = None
     end_when: Expr | None = None
+    follow_highest: bool = False  # play.follow_answers = highest
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
-"""The play rules of a contract (`play.first_leader`, `play.follow`, `play.claim`, `play.concede`,
-`play.surrender`, `play.end_when`, each a contract's own or the variant's), and the follow tables: for each led
-card, the obligations of `play.follow` as masks of the cards that bind and the cards that satisfy them."""
+"""The play rules of a contract (`play.first_leader`, `play.follow`, `play.follow_answers`, `play.claim`,
+`play.concede`, `play.surrender`, `play.end_when`, each a contract's own or the variant's), and the follow
+tables: for each led card, the obligations of `play.follow` as masks of the cards that bind and the cards that
+satisfy them."""
 from __future__ import annotations
 
 from typing import Any
@@ -47,7 +48,10 @@ class PlayPart(RulesetBase):
             surrender = self._expr(p + ("when",), psite, True)
         p = self._pick(cp + ("play", "end_when"), ("play", "end_when"))
         end_when = self._expr(p, psite) if p else None
-        c.play = PlayRules(first, tuple(follow), claim, concede, claim_by_side, claim_tells, surrender, end_when)
+        p = self._pick(cp + ("play", "follow_answers"), ("play", "follow_answers"))
+        highest = bool(p) and _get_path(self.spec.data, p) == "highest"
+        c.play = PlayRules(first, tuple(follow), claim, concede, claim_by_side, claim_tells, surrender, end_when,
+                           highest)
 
     def build_follow(self, ctx: Context, follow_id: int) -> list:
         """Evaluate each obligation of a follow list for every (led card, card) pair once: per led card, a

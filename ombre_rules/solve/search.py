@@ -55,6 +55,7 @@ class Solver:
         self.aim = aim
         self.hands, self.won, self.tricks = st.hands, st.won, st.tricks
         self.nxt, self.tn, self.rows = st.nxt, st.tn, st.follow_rows
+        self.follow_high = st.follow_high
         ctx = st.ctx
         self.key, self.eff, self.power = ctx.key, ctx.eff, ctx.power
         side = {st.declarer} | ({st.partner} if st.partner >= 0 else set())
@@ -409,6 +410,8 @@ class Solver:
             led, best, best_seat = c, row[c], seat
         elif row[c] > best:
             best, best_seat = row[c], seat
+            if self.follow_high and self.eff[c] == self.eff[led]:
+                led = c  # play.follow_answers = highest
         trick.append(c)
         if len(trick) == self.tn:
             v = self._close(best_seat, tm | bit, leader, trick, alpha, beta)
