@@ -1,5 +1,5 @@
 """The terminal table of `ombre play --human SEAT`: a person plays one seat, bots the others, deal after deal
-with the pool (and the values a variant carries between deals, shown before each deal) carried over, and a
+with the pool (and the values a variant carries between deals, which the deal's log shows) carried over, and a
 score sheet at the end."""
 from __future__ import annotations
 
@@ -177,8 +177,6 @@ def play_table(rules: Ruleset, players: list, me: int | None, seed: int, dealer:
     for k in range(deals):
         say(f"\n=== deal {k + 1} of {deals}: dealer seat {session.dealer}, pool {session.pool} ===")
         state = session.new_deal()
-        if rules.carry is not None:
-            say(f"session: {carry_words(rules, state.carry)}")
         try:
             play_deal(state, players, me, ask, say)
         except Quit:

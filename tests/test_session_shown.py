@@ -1,5 +1,6 @@
 """The values a session carries between deals (`session.carry`) are public and shown wherever a deal is: the
-one-line text, every seat's view, the observation encoding, the OpenSpiel and PettingZoo adapters, the terminal.
+one-line text, every seat's view, the observation encoding, the OpenSpiel and PettingZoo adapters, the log and
+the terminal.
 The deals are scenario deals with known outcomes: Cinquillo's codille that makes the first beast and the remise
 that makes the second (scoring=cg_new), German Solo's first won game that fixes the couleur."""
 from pathlib import Path
@@ -121,17 +122,19 @@ def test_a_wrong_next_is_refused_and_a_bar_in_a_string_survives():
     assert State.from_text(odd.to_text()).carry == ([15], "a | b")
 
 
-def test_the_terminal_shows_the_values_before_each_deal():
+def test_the_log_and_the_terminal_show_the_values_deal_after_deal():
     rules = load("german-solo")
-    lines: list[str] = []
+    said: list[str] = []
     players = [make_player("greedy", k, rules) for k in range(4)]
-    deals = play_table(rules, players, None, seed=3, dealer=0, deals=4, say=lines.append)
+    deals = play_table(rules, players, None, seed=3, dealer=0, deals=4, say=said.append)
+    lines = "\n".join(said).splitlines()
     shown = [x for x in lines if x.startswith("session")]
-    assert shown == ([f"session: couleur {d.result.session_before['couleur'] or 'none'}" for d in deals]
-                     + [f"session after the last deal: couleur {deals[-1].result.session_after['couleur']}"])
     assert [d.result.outcome for d in deals] == ["lost", "lost", "prime", "lost"]  # prime: a game won
-    assert shown == ["session: couleur none"] * 3 + ["session: couleur diamonds",
-                                                     "session after the last deal: couleur diamonds"]
+    assert shown == ["session: couleur none", "session for the next deal: couleur none"] * 2 + [
+        "session: couleur none", "session for the next deal: couleur diamonds",
+        "session: couleur diamonds", "session for the next deal: couleur diamonds",
+        "session after the last deal: couleur diamonds"]
+    assert lines[lines.index("=== deal 4 of 4: dealer seat 3, pool 0 ===") + 3] == "session: couleur diamonds"
 
 
 def test_openspiel_games_take_the_values_and_show_them():
