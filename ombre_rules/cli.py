@@ -113,13 +113,16 @@ def cmd_play(args) -> int:
         raise OmbreError(f"--dealer must be a seat from 0 to {n - 1}")
     if args.deals < 1:
         raise OmbreError("--deals must be at least 1")
+    if args.session and rules.session_end is None:
+        raise OmbreError(f"{rules.variant} does not say when a session ends (no session.deals or session.end_when):"
+                         f" give --deals N instead of --session")
     names = (args.players or "random").split(",")
     if len(names) == 1:
         names *= n
     if len(names) != n:
         raise OmbreError(f"--players names {len(names)} players; {rules.variant} has {n} seats")
     players = [make_player(nm, args.seed * 1000 + i, rules) for i, nm in enumerate(names)]
-    done = play_table(rules, players, args.human, args.seed, args.dealer, args.deals)
+    done = play_table(rules, players, args.human, args.seed, args.dealer, None if args.session else args.deals)
     if args.record and done:
         write(args.record, [to_record(s) for s in done])
         if args.record != outfile.STDOUT:
@@ -336,6 +339,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "or ? at the prompt)")
     s.add_argument("--deals", type=int, default=1, metavar="N", help="play N deals: a session, the dealer moving "
                    "round and the pool carried over, with a score sheet at the end (default 1)")
+    s.add_argument("--session", action="store_true", help="play a whole session as the variant defines it (its "
+                   "session.deals or session.end_when), with its closing payments (session.close)")
     s.add_argument("--record", metavar="FILE", help="write the deal's JSON record to FILE")
     s.set_defaults(fn=cmd_play)
     s = sub.add_parser("replay", help="re-run a JSON record and verify it")

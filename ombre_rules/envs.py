@@ -21,10 +21,14 @@ DEAL_VARS |= frozenset({"multiplier", "doubles", "doubler"})  # doubling (engine
 DEAL_FUNCS = frozenset({"card", "suit", "outranks", "is_trump", "tricks", "hand", "final_hand", "dealt_hand",
                         "holder", "won", "points", "play_holder", "pile", "discards"})
 AUCTION_FUNCS = frozenset({"card", "hand", "holder"})
+# the end of a session (`session.end_when`, `session.close`): the seats of the last deal, the pool and the
+# carried values it left, the deals played and each seat's score so far
+SESSION_END_VARS = SEAT_VARS | frozenset({"pool", "session", "deals_played"})
+SESSION_END_FUNCS = frozenset({"score"})
 CONTEXT_FUNCS: dict[str, tuple[int, int | None]] = {
     "card": (2, 2), "suit": (1, 1), "outranks": (2, 2), "is_trump": (1, 1), "tricks": (1, 1),
     "hand": (1, 1), "final_hand": (1, 1), "dealt_hand": (1, 1), "holder": (1, 1), "won": (1, 1), "points": (1, 1),
-    "play_holder": (1, 1), "pile": (1, 1), "discards": (1, 1),
+    "play_holder": (1, 1), "pile": (1, 1), "discards": (1, 1), "score": (1, 1),
 }
 
 SEAT_LIST, CARD_LIST = list_of(INT), list_of(CARD)
@@ -38,13 +42,14 @@ VAR_TYPES: dict[str, str] = {
     "session": ANY,
     "defending": SEAT_LIST, "inviter": INT, "invited": SEAT_LIST,
     "multiplier": INT, "doubles": INT, "doubler": INT,
+    "deals_played": INT,
 }
 CONTEXT_TYPES: dict[str, tuple[tuple[str, ...], str]] = {
     "card": ((ANY, SUIT), CARD), "suit": ((CARD,), SUIT), "outranks": ((CARD, CARD), BOOL),
     "is_trump": ((CARD,), BOOL), "tricks": ((INT,), INT), "hand": ((INT,), CARD_LIST),
     "final_hand": ((INT,), CARD_LIST), "dealt_hand": ((INT,), CARD_LIST), "holder": ((CARD,), INT),
     "won": ((INT,), CARD_LIST), "points": ((INT,), INT), "play_holder": ((CARD,), INT),
-    "pile": ((INT,), CARD_LIST), "discards": ((INT,), CARD_LIST),
+    "pile": ((INT,), CARD_LIST), "discards": ((INT,), CARD_LIST), "score": ((INT,), INT),
 }
 
 
@@ -352,3 +357,16 @@ class DealEnv(CardEnv):
 
     def f_outranks(self, a, b):
         return self._ctx is not None and CardEnv.f_outranks(self, a, b)
+
+
+class SessionEnv(DealEnv):
+    """What the end of a session sees (`session.end_when`, `session.close`): `_state` is the session's
+    `Closing` (engine/session_end.py), which stands for its last deal."""
+
+    @property
+    def deals_played(self):
+        return self._state.deals_played
+
+    def f_score(self, seat):
+        """The seat's net in the session so far."""
+        return self._state.ledger[seat] if seat is not None else 0

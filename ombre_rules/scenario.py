@@ -13,15 +13,16 @@ from typing import Any
 from .engine import State
 from .engine.carry import as_json, start_values
 from .engine.piles import piles
+from .engine.session_end import close_session, session_over
 from .errors import Loc, OmbreError, SpecError
 from .ruleset import Ruleset, load
 from .spec.yamlpos import PositionedDoc, load_file
 
 KEYS = {"name", "variant", "options", "dealer", "pool", "hands", "talon", "seed", "actions", "expect", "doc",
-        "session"}
+        "session", "deals_played"}
 EXPECT_KEYS = {"legal", "illegal", "trick_winners", "tricks", "outcome", "payments", "pool", "declarer",
                "contract", "trump", "phase", "to_move", "hand", "view", "stopped", "committed", "partner",
-               "called", "pile", "discards", "summary", "session"}
+               "called", "pile", "discards", "summary", "session", "session_end"}
 
 
 @dataclass
@@ -271,6 +272,9 @@ class _Runner:
                     if got.get(name, _ABSENT) != value:
                         fail(key, {name: got.get(name)}, {name: value})
                 continue
+            if key == "session_end":
+                out += self._session_end(want, state)
+                continue
             if key == "summary":
                 env = state.env()
                 got = {label: state.eval(e, env) for label, e in r.summary}
@@ -281,6 +285,25 @@ class _Runner:
             if actual.get(key) != want:
                 fail(key, actual.get(key), want)
         return out
+
+
+    def _session_end(self, want: Any, state: State) -> list[Failure]:
+        """`expect.session_end`: whether the session ends after this deal (the `deals_played`-th, the ledger
+        this deal's payments) and what its close pays."""
+        path = ("expect", "session_end")
+        if not isinstance(want, dict) or set(want) - {"ends", "payments", "pool"}:
+            raise SpecError("session_end expects a mapping of ends, payments and pool", self.loc(*path))
+        if state.result is None:
+            return [Failure(self.loc(*path), self.name, "session_end: the deal is not over")]
+        n = self.d.get("deals_played", 1)
+        if type(n) is not int or n < 1:
+            raise SpecError(f"deals_played must be a whole number from 1, not {n!r}", self.loc("deals_played"))
+        ledger = list(state.result.payments)
+        got = {"ends": session_over(state, n, ledger)}
+        closed = close_session(state, n, ledger)
+        got["payments"], got["pool"] = list(closed.payments), closed.pool_after
+        return [Failure(self.loc(*path, k), self.name, f"session_end: {k} is {got[k]!r}, expected {v!r}")
+                for k, v in want.items() if got[k] != v]
 
 
 _ABSENT = object()

@@ -1,11 +1,12 @@
 """Sessions: deal after deal with the dealer rotating, the pool and the declared session values carried over,
-and a ledger per player."""
+a ledger per player, and the session's end (`session.end_when`, `session.close`) where the variant gives one."""
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
 
 from .engine import State
+from .engine.session_end import SessionClose, close_session, session_over
 from .players import act
 from .ruleset import Ruleset
 
@@ -21,6 +22,7 @@ class Session:
     carried: dict | None = None  # the values of `session.carry` for the next deal, by name (None: the start)
     ledger: list[int] = field(default_factory=list)
     deals: list[State] = field(default_factory=list)
+    closed: SessionClose | None = None  # the close's payments, once the session has ended
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
@@ -44,12 +46,43 @@ class Session:
         self.dealer = self.rules.next_seat[self.dealer]
         self.deals.append(state)
 
+    @property
+    def over(self) -> bool:
+        """Whether the variant's session has ended after the deals recorded (`session.end_when`, else
+        `session.deals`); False before the first deal and for a variant that does not say."""
+        return bool(self.deals) and session_over(self.deals[-1], len(self.deals), self.ledger)
+
+    def close(self) -> SessionClose:
+        """End the session: make the payments of `session.close` (once) and add them to the ledger."""
+        if self.closed is None:
+            if not self.deals:
+                raise ValueError("no deal has been played")
+            self.closed = close_session(self.deals[-1], len(self.deals), self.ledger)
+            for i, p in enumerate(self.closed.payments):
+                self.ledger[i] += p
+            self.pool = self.closed.pool_after
+        return self.closed
+
+    def _play_one(self, players) -> None:
+        s = self.new_deal()
+        while not s.is_terminal:
+            seat = s.current_player
+            s.apply(act(players[seat], s, seat))
+        self.record(s)
+
     def play(self, players, deals: int) -> list[State]:
         """Play `deals` deals with one player object per seat."""
         for _ in range(deals):
-            s = self.new_deal()
-            while not s.is_terminal:
-                seat = s.current_player
-                s.apply(act(players[seat], s, seat))
-            self.record(s)
+            self._play_one(players)
+        return self.deals
+
+    def play_out(self, players, deals: int | None = None) -> list[State]:
+        """Play a whole session: until the variant's end (or `deals` deals when given, or the variant names
+        no end), then close it."""
+        end = self.rules.session_end
+        if deals is None and end is None:
+            raise ValueError(f"'{self.rules.variant}' does not say when a session ends: give a number of deals")
+        while deals is None and not self.over or deals is not None and len(self.deals) < deals:
+            self._play_one(players)
+        self.close()
         return self.deals

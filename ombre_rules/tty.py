@@ -145,8 +145,8 @@ def play_deal(state: State, players: list, me: int | None, ask, say) -> None:
 
 
 def score_sheet(session: Session) -> str:
-    """One row per deal (dealer, contract, declarer, outcome, each seat's payment, the pool after it) and the
-    totals."""
+    """One row per deal (dealer, contract, declarer, outcome, each seat's payment, the pool after it), the
+    session's close once it has one, and the totals."""
     n = session.rules.players
     head = ["deal", "dealer", "contract", "declarer", "outcome"] + [f"seat {s}" for s in range(n)] + ["pool"]
     rows = [head]
@@ -155,16 +155,20 @@ def score_sheet(session: Session) -> str:
         rows.append([str(i + 1), str(st.dealer), r.contract or PASSED_OUT,
                      "-" if r.declarer is None else str(r.declarer), r.outcome]
                     + [f"{p:+d}" for p in r.payments] + [str(r.pool_after)])
+    if session.closed is not None and session.rules.session_end.close is not None:
+        rows.append(["close", "", "", "", ""] + [f"{p:+d}" for p in session.closed.payments]
+                    + [str(session.closed.pool_after)])
     rows.append(["total", "", "", "", ""] + [f"{t:+d}" for t in session.ledger] + [str(session.pool)])
     widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
     return "\n".join("  ".join(c.rjust(w) if i >= 5 else c.ljust(w) for i, (c, w) in
                                enumerate(zip(r, widths, strict=True))).rstrip() for r in rows)
 
 
-def play_table(rules: Ruleset, players: list, me: int | None, seed: int, dealer: int, deals: int,
+def play_table(rules: Ruleset, players: list, me: int | None, seed: int, dealer: int, deals: int | None,
                ask: Callable[[str], str] = input, say: Callable[[str], None] = print) -> list[State]:
     """Play `deals` deals (one: the deal of `seed`; more: a session seeded by `seed`, the dealer moving round
-    and the pool carried over, with a score sheet after). Returns the finished deals (those before a quit)."""
+    and the pool carried over, with a score sheet after; None: the variant's whole session, until its end and
+    with its close). Returns the finished deals (those before a quit)."""
     if deals == 1:
         state = State(rules, seed=seed, dealer=dealer)
         try:
@@ -174,8 +178,9 @@ def play_table(rules: Ruleset, players: list, me: int | None, seed: int, dealer:
             return []
         return [state]
     session = Session(rules, seed=seed, dealer=dealer)
-    for k in range(deals):
-        say(f"\n=== deal {k + 1} of {deals}: dealer seat {session.dealer}, pool {session.pool} ===")
+    of = f" of {deals}" if deals is not None else ""
+    while not session.over if deals is None else len(session.deals) < deals:
+        say(f"\n=== deal {len(session.deals) + 1}{of}: dealer seat {session.dealer}, pool {session.pool} ===")
         state = session.new_deal()
         try:
             play_deal(state, players, me, ask, say)
@@ -183,6 +188,13 @@ def play_table(rules: Ruleset, players: list, me: int | None, seed: int, dealer:
             say("you left the table; the deal in play is abandoned")
             break
         session.record(state)
+    else:
+        if deals is None:
+            closed = session.close()
+            paid = "" if rules.session_end.close is None else (
+                "; its close pays " + ", ".join(f"seat {s} {p:+d}" for s, p in enumerate(closed.payments))
+                + f" (pool {closed.pool_before} -> {closed.pool_after})")
+            say(f"\nthe session ends after {len(session.deals)} deals{paid}")
     if session.deals:
         say("\nscore sheet:\n" + score_sheet(session))
         if rules.carry is not None:

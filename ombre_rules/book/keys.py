@@ -63,6 +63,8 @@ KEY_DOCS: dict[str, str] = {
     'session.deals': 'deals in a session',
     'session.pool': 'the pool at the start of a session',
     'session.carry': 'values carried from deal to deal (read as session.NAME, changed by set: steps)',
+    'session.end_when': 'checked after each deal: the session ends when it holds (without it, after `deals` deals)',
+    'session.close': 'payment steps made once when the session ends (pay, to_pool, from_pool)',
     'carried:start': 'its value in the first deal of a session',
     'carried:type': 'int, bool, str, suit or list (of numbers), when the start value does not tell it',
     'carried:once': 'fixed by the first set: that gives it a value (a value fixed once)',
@@ -148,7 +150,8 @@ VAR_DOCS: dict[str, tuple[str, str]] = {
     'stopped': ('the declarer stopped on his claim', '3 if stopped else 0'),
     'conceded': ('the deal was conceded', 'conceded'),
     'pool': ('the pool now', 'pool // len(leaders)'),
-    'session': ('the values carried between deals, as this deal began: session.NAME', 'len(session.board) > 0'),
+    'session': ('the values carried between deals: session.NAME (as the deal began; at the end of a session, as '
+                'its last deal left them)', 'len(session.board) > 0'),
     'trump_order': ('the trumps, highest first', 'prefix_len(trump_order, final_hand(declarer))'),
     'tricks_played': ('tricks played so far', 'tricks(declarer) < tricks_played'),
     'partner': ("the declarer's partner by a called card (none without)", 'tricks(partner)'),
@@ -167,6 +170,7 @@ VAR_DOCS: dict[str, tuple[str, str]] = {
     'choice': ('the suit or card a trump or call condition considers', 'choice.rank == K'),
     'bidder': ('the seat bidding, in a bid condition', 'len(hand(bidder))'),
     'seats': ('the number of seats at the table (sit_out.who)', '(dealer + 2) % seats'),
+    'deals_played': ("the session's deals so far, the last one included", 'deals_played >= 24'),
     'opt': ("the variant's options: opt.NAME", 'opt.first_defender_max'),
 }
 
@@ -201,6 +205,7 @@ FUNC_DOCS: dict[str, tuple[str, str, str]] = {
     'play_holder': ('card', 'seat or none', 'play_holder(called)'),
     'pile': ('seat', 'list of cards', 'pile(declarer)'),
     'discards': ('seat', 'list of cards', 'discards(declarer)'),
+    'score': ('seat', 'number', 'max(score(p) for p in players) >= 12'),
 }
 
 SCENARIO_DOCS: dict[str, str] = {
@@ -210,6 +215,7 @@ SCENARIO_DOCS: dict[str, str] = {
     'dealer': "the dealer's seat",
     'pool': 'the pool before the deal',
     'session': 'the values carried between deals as the deal begins, by name (the others at their start)',
+    'deals_played': "the scenario's deal is the session's N-th (for session_end; default 1)",
     'hands': "each seat's hand (seat -> cards)",
     'talon': 'the talon, top card first',
     'seed': 'a seed instead of hands',
@@ -226,6 +232,8 @@ EXPECT_DOCS: dict[str, str] = {
     'payments': 'payments by seat',
     'pool': 'the pool after the deal',
     'session': 'values carried to the next deal, by name (JSON form: a suit by its name)',
+    'session_end': "after the deal: {ends, payments, pool}: whether the session ends and what its close pays "
+                   "(the scenario's deal is the whole ledger)",
     'declarer': "the declarer's seat",
     'contract': 'the contract',
     'trump': 'the trump suit',

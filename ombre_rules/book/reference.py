@@ -16,6 +16,8 @@ from ..envs import (
     NAME_FUNCS,
     NAME_VARS,
     SEAT_VARS,
+    SESSION_END_FUNCS,
+    SESSION_END_VARS,
 )
 from ..explain.phrase import ARITH, COMPARE, FUNCS
 from ..lang.builtins import PURE
@@ -31,6 +33,8 @@ SCOPES: dict[str, tuple[str, frozenset, frozenset]] = {
              "`choice` in `trump_allowed` and `call.allowed`, `bidder` in `bid_when` and `show`",
              DEAL_VARS | {"choice", "bidder"}, DEAL_FUNCS),
     "sit_out": ("`sit_out.who`", frozenset({"dealer", "seats"}), frozenset()),
+    "session_end": ("`session.end_when`, `session.close`: after the session's last deal (`session.NAME` and "
+                    "`pool` as that deal left them)", SESSION_END_VARS, SESSION_END_FUNCS),
 }
 OPERATORS = [("a if c else b", "b unless c holds, then a"), ("or, and, not", "logic (values as in Python)"),
              ("a.NAME", "an attribute: card.rank, card.suit, suit.colour, contract.value, contract.NAME"),

@@ -38,7 +38,7 @@ FUNCS: dict[str, str] = {
     "hand": "the hand of {0}", "final_hand": "the hand of {0} when play began",
     "dealt_hand": "the hand dealt to {0}", "holder": "the holder of {0}", "won": "the cards {0} won",
     "points": "the total of the card points {0} won", "play_holder": "who held {0} when play began",
-    "pile": "the pile of {0}", "discards": "the cards {0} laid away",
+    "pile": "the pile of {0}", "discards": "the cards {0} laid away", "score": "the session score of {0}",
 }
 
 # operators: comparisons, arithmetic, logic

@@ -26,6 +26,7 @@ from .defence import build_defence
 from .doubling import build_doubling
 from .mechanics import build_mechanics
 from .play import PlayPart
+from .session_end import build_session_end
 from .settlement import build_settlement
 from .suit_bids import derive_suit_bids
 
@@ -85,6 +86,7 @@ class Ruleset(ActionPart, PlayPart, ContractPart, AuctionPart, RankTables, DealP
         self.bid_conditions = any(c.bid_when is not None or c.show is not None for c in self.contracts)
         self.compulsory = tuple(c for c in self.contracts if c.compulsory is not None)
         build_settlement(self)
+        build_session_end(self)
         self._contexts: dict[tuple[str, int], Context] = {}
         if self.names_broken:
             return

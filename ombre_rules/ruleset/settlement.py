@@ -86,20 +86,29 @@ def _lets(rs: Ruleset, path: tuple, known: dict[str, str], out: list[ast.stmt], 
 
 def _steps(rs: Ruleset, oname: str, names: dict[str, str], block: Block) -> list[ast.stmt]:
     """The payment steps of one outcome, as calls of the transfers."""
-    base = ("scoring", "outcomes", oname)
+    return steps(rs, ("scoring", "outcomes", oname), names, block, _SEATS_SITE, _AMOUNT_SITE)
+
+
+def steps(rs: Ruleset, base: tuple, names: dict[str, str], block: Block, seats: Site, amounts: Site,
+          sets: bool = True) -> list[ast.stmt]:
+    """The payment steps of the list at `base`, as calls of the transfers; `seats` and `amounts` say where
+    their expressions stand, `sets` whether `set:` steps may stand there."""
     out: list[ast.stmt] = []
-    for i, st in enumerate(rs.spec.data["scoring"]["outcomes"][oname] or []):
+    for i, st in enumerate(_get(rs.spec.data, base) or []):
         kind = next(iter(st))
         sp = base + (i, kind)
         body = st[kind] or {}
         if kind == "set":
-            out += _sets(rs, sp, body, names, block)
+            if sets:
+                out += _sets(rs, sp, body, names, block)
+            else:
+                rs._errors.append(SpecError("set: has no next deal to give values to here", rs.loc(sp)))
             continue
         if kind == "pay" and ("from" not in body or "to" not in body):
             rs._errors.append(SpecError("a payment needs 'from' and 'to'", rs.loc(sp)))
-        frm = rs.code(sp + ("from",), _SEATS_SITE, names, "players" if kind == "to_pool" else None)
-        to = rs.code(sp + ("to",), _SEATS_SITE, names, None)
-        amount = rs.code(sp + ("amount",), _AMOUNT_SITE, names, "pool" if kind == "from_pool" else 0)
+        frm = rs.code(sp + ("from",), seats, names, "players" if kind == "to_pool" else None)
+        to = rs.code(sp + ("to",), seats, names, None)
+        amount = rs.code(sp + ("amount",), amounts, names, "pool" if kind == "from_pool" else 0)
         args = {"pay": (frm[0], to[0]), "to_pool": (frm[0],), "from_pool": (to[0],)}[kind]
         stmt = ast.Expr(call("_" + kind, internal("_st"), *args, amount[0]))
         out.append(block.mark(stmt, amount[1] or frm[1] or to[1] or rs.loc(sp), str(body.get("amount", kind))))
