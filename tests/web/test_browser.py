@@ -278,5 +278,12 @@ def test_the_session_panel_shows_the_carried_values_deal_after_deal(browser, ser
     assert page.inner_text("#session dd.now").split("\n") == ["\u2663 Clubs", "next deal: \u2663 Clubs"]
     assert json.loads(page.get_attribute("#session", "data-session")) == {"couleur": "clubs"}
     shot(page, "session-panel")
+    # the replay of the first deal: no couleur as it began, clubs for the next deal once it is over
+    page.goto(f"{server.url}/replay?table={t['id']}&deal=1&t={t['spectator'].split('?t=')[1]}")
+    page.wait_for_selector("#replay-session")
+    assert page.inner_text("#replay-session") == "Carried from deal to deal: Couleur not set"
+    page.click("#last")
+    assert page.inner_text("#replay-session") == ("Carried from deal to deal: Couleur not set "
+                                                  "(next deal: \u2663 Clubs)")
     assert errors == []
     ctx.close()

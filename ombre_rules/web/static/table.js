@@ -1,5 +1,5 @@
 // The game screen: one seat's view (or the spectators'), live over a WebSocket; actions go by POST.
-import { api, cardEl, el, header, humanize, seatLabel, signed, toast } from "./common.js";
+import { api, cardEl, carriedText, el, header, humanize, seatLabel, signed, toast } from "./common.js";
 
 const short = (i, you) => (i === you ? "You" : `Seat ${i}`);
 
@@ -183,16 +183,6 @@ function infoBox(msg) {
     el("dl", { class: "kv" }, rows.flatMap(([k, x]) => [el("dt", {}, k), el("dd", {}, x)])));
 }
 
-// A value the session carries between deals, as a person reads it (by its type: a suit with its symbol).
-function carriedText(table, type, x) {
-  if (x === null || x === undefined) return "not set";
-  if (type === "suit") return suitText(table, x);
-  if (type === "list") return x.length ? x.join(", ") : "none";
-  if (type === "bool") return x ? "yes" : "no";
-  if (type === "str") return x ? humanize(x) : "none";
-  return `${x}`;
-}
-
 // The values carried from deal to deal: those this deal began with and, once it is over, those for the next.
 function sessionBox(msg) {
   const { table, state: v } = msg;
@@ -200,8 +190,8 @@ function sessionBox(msg) {
   const after = v.result ? v.result.session_after : null;
   const items = table.carry.flatMap((c) => [
     el("dt", { "data-name": c.name, title: c.doc }, c.label),
-    el("dd", { class: "now", "data-name": c.name }, carriedText(table, c.type, v.session[c.name]),
-      after ? el("div", { class: "next small" }, `next deal: ${carriedText(table, c.type, after[c.name])}`) : null),
+    el("dd", { class: "now", "data-name": c.name }, carriedText(table.suits, c.type, v.session[c.name]),
+      after ? el("div", { class: "next small" }, `next deal: ${carriedText(table.suits, c.type, after[c.name])}`) : null),
     c.doc ? el("div", { class: "doc small" }, c.doc) : null]);
   return el("div", { class: "box", id: "session", "data-session": JSON.stringify(v.session) },
     el("h3", {}, "Carried from deal to deal"), el("dl", { class: "kv carried" }, items));
