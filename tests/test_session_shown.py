@@ -194,3 +194,17 @@ def test_pettingzoo_takes_the_values_and_shows_them():
              num_cycles=100)
     with pytest.raises(OmbreError, match="unknown session value 'colour'"):
         raw_env(variant="german-solo", session={"colour": "hearts"})
+
+
+def test_worlds_sampled_from_a_view_carry_its_values():
+    import random
+
+    from ombre_rules.bots.sample import Knowledge, sample
+
+    rules = load("german-solo")
+    s = State(rules, seed=6, dealer=2, session={"couleur": "hearts"})
+    s.apply_str(s.rules.action_str(s.legal_actions()[0]))
+    seat = s.current_player
+    world = sample(Knowledge(rules, s.view(seat)), random.Random(1))
+    assert world is not None and world.carry == s.carry and world.carry[0].name == "hearts"
+    assert world.view(seat) == s.view(seat)
