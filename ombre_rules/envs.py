@@ -18,6 +18,7 @@ DEAL_VARS = SEAT_VARS | frozenset({"declarer", "defenders", "contract", "trump",
                                    "pool_before", "tricks_left", "taken_from", "high_bid", "session"})
 DEAL_VARS |= frozenset({"defending", "inviter", "invited"})  # the defenders' decisions (engine/defend.py)
 DEAL_VARS |= frozenset({"multiplier", "doubles", "doubler"})  # doubling (engine/double.py)
+DEAL_VARS |= frozenset({"trick_winners", "table_seats"})
 DEAL_FUNCS = frozenset({"card", "suit", "outranks", "is_trump", "tricks", "hand", "final_hand", "dealt_hand",
                         "holder", "won", "points", "play_holder", "pile", "discards"})
 AUCTION_FUNCS = frozenset({"card", "hand", "holder"})
@@ -42,6 +43,7 @@ VAR_TYPES: dict[str, str] = {
     "session": ANY,
     "defending": SEAT_LIST, "inviter": INT, "invited": SEAT_LIST,
     "multiplier": INT, "doubles": INT, "doubler": INT,
+    "trick_winners": SEAT_LIST, "table_seats": SEAT_LIST,
     "deals_played": INT,
 }
 CONTEXT_TYPES: dict[str, tuple[tuple[str, ...], str]] = {
@@ -275,6 +277,16 @@ class DealEnv(CardEnv):
     @property
     def tricks_played(self):
         return sum(self._state.tricks)
+
+    @property
+    def trick_winners(self):
+        """The winner of each trick played so far, in order."""
+        return [w for _leader, _cards, w in self._state.trick_log]
+
+    @property
+    def table_seats(self):
+        """Every seat at the table, in seat order (0, 1, ...)."""
+        return list(range(self._state.rules.players))
 
     @property
     def tricks_left(self):

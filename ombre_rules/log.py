@@ -145,7 +145,7 @@ def format_deal(state, viewer: int | None = None, header: bool = True) -> list[s
         if s.contract is not None and prev_contract is None:
             lines.append(f"  {_seat(s, s.declarer)} is declarer: {s.contract.name}")
             if s.turned >= 0:
-                lines.append(f"  turned {deck.name(s.turned)}: trumps are {s.trump.name}")
+                lines.append(f"  turned {deck.name(s.turned)}" + (f": trumps are {s.trump.name}" if s.trump else ""))
     if state.result is not None:
         lines += _excuse_line(state)
         res = state.result

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 
 import pytest
@@ -10,8 +11,19 @@ from ombre_rules import State, load
 from ombre_rules.engine.view import visible_cards
 from ombre_rules.records import replay, to_record
 
-DEALS = 10_000
-LATER_DEALS = 3_000  # the later variants' default games (each was run on 10,000 deals by hand when added)
+# The runs' full sizes are those the issues ask for (10,000 deals of each default game, and of each option of the
+# earlier variants); the suite runs a share of each, so that CI stays short: OMBRE_CONFORMANCE=1 runs them whole
+# (README, "Tests"), OMBRE_CONFORMANCE=0.1 a tenth.
+SHARE = float(os.environ.get("OMBRE_CONFORMANCE", "0.2"))
+
+
+def share(full: int) -> int:
+    """The deals a run of `full` deals plays in this suite (at least 100)."""
+    return max(100, round(full * SHARE))
+
+
+DEALS = share(10_000)
+LATER_DEALS = share(10_000)  # the later variants' default games
 
 
 def _hidden_from(state: State, seat: int) -> int:
@@ -131,8 +143,8 @@ OPTION_RUNS = [
 
 @pytest.mark.parametrize("variant", OPTION_RUNS)
 def test_each_option_keeps_every_invariant(variant):
-    outcomes = _run(load(variant), 1000, 2, views=True)
-    assert sum(outcomes.values()) == 1000
+    outcomes = _run(load(variant), share(1000), 2, views=True)
+    assert sum(outcomes.values()) == share(1000)
 
 
 def test_ombre_a_dos_random_deals_keep_every_invariant():
@@ -281,6 +293,10 @@ ROCAMBOR_OPTION_RUNS = [
     "rocambor(contrabola_trumps=named)",
     "rocambor(surrender=none)",
     "rocambor(declared_bola=true)",
+    "rocambor(penetro_mode=free_for_all)",
+    "rocambor(upgrade_after_auction=true,oros_not_opening=true,declared_bola=true)",
+    "rocambor(scoring_model=race_points)",
+    "rocambor(scoring_model=race_points,table=three,tie_above_jugador=codillo_shared)",
 ]
 
 
@@ -301,11 +317,18 @@ def _shy_bidder(seed: int):
     return choose
 
 
+def test_rocambor_free_for_all_penetro_with_shy_bidders_keeps_every_invariant():
+    outcomes = _run(load("rocambor(penetro_mode=free_for_all,scoring_model=race_points)"), 400, 7, views=True,
+                    view_every=2, choose=_shy_bidder(7))
+    assert sum(outcomes.values()) == 400
+    assert outcomes.get("penetro_won", 0) > 0  # all pass, the espada in the talon, the sitter plays
+
+
 def test_german_solo_random_deals_keep_every_invariant():
     contracts: dict = {}
-    outcomes = _run(load("german-solo"), 2000, 5, views=True, contracts=contracts, view_every=4,
+    outcomes = _run(load("german-solo"), share(10_000), 5, views=True, contracts=contracts, view_every=4,
                     choose=_shy_bidder(5))
-    assert sum(outcomes.values()) == 2000
+    assert sum(outcomes.values()) == share(10_000)
     assert set(outcomes) >= {"won", "lost", "tout_failed"}  # a sweep of five is rare in random play
     assert set(contracts) == GERMAN_SOLO_CONTRACTS
 
@@ -316,13 +339,23 @@ GERMAN_SOLO_OPTION_RUNS = [
     "german-solo(compulsory_bids=false)", "german-solo(mussfrage_form=frage)", "german-solo(prime_bonus=0)",
     "german-solo(failed_slam=won_base)", "german-solo(mussfrage_slam=true)", "german-solo(alliance_pay=each_to_each)",
     "german-solo(matador_privilege=true)", "german-solo(tout_declarer_leads=true)",
+    "german-solo(bid_order=by_value,grossfrage_value=8)", "german-solo(stop_when_decided=true)",
+    "german-solo(matadors=true)", "german-solo(scoring=pot)", "german-solo(scoring=pot,pot_solo_loss=forfeit)",
 ]
 
 
 @pytest.mark.parametrize("variant", GERMAN_SOLO_OPTION_RUNS)
 def test_each_german_solo_option_keeps_every_invariant(variant):
-    outcomes = _run(load(variant), 300, 6, views=True, view_every=5, choose=_shy_bidder(6))
-    assert sum(outcomes.values()) == 300
+    # played as sessions of 16 deals (session.deals): each starts with an empty pot and no couleur, so that a pot
+    # doubled by every lost Solo (scoring=pot) grows no further than in one session
+    rules = load(variant)
+    deals = share(1000)
+    outcomes: dict = {}
+    for k, start in enumerate(range(0, deals, 16)):
+        n = min(16, deals - start)
+        for name, m in _run(rules, n, 6 + k, views=True, view_every=5, choose=_shy_bidder(6 + k)).items():
+            outcomes[name] = outcomes.get(name, 0) + m
+    assert sum(outcomes.values()) == deals
 def test_preference_random_deals_keep_every_invariant():
     contracts: dict = {}
     outcomes = _run(load("preference"), LATER_DEALS, 6, views=True, contracts=contracts, view_every=10)
@@ -361,5 +394,5 @@ FAMILY_OPTION_RUNS = ([(v, 4) for v in TAROC_OPTION_RUNS] + [(v, 6) for v in TRE
 
 @pytest.mark.parametrize(("variant", "seed"), FAMILY_OPTION_RUNS, ids=[v for v, _seed in FAMILY_OPTION_RUNS])
 def test_each_option_of_the_later_variants_keeps_every_invariant(variant, seed):
-    outcomes = _run(load(variant), 400, seed, views=True, view_every=5)
-    assert sum(outcomes.values()) == 400
+    outcomes = _run(load(variant), share(1000), seed, views=True, view_every=5)
+    assert sum(outcomes.values()) == share(1000)

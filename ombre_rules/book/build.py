@@ -138,6 +138,11 @@ class Builder:
                           ("raise", "The winner of the auction may then name a higher contract.")):
             if a.get(key):
                 s.rule(key, text)
+        if a.get("raise") and a.get("raise_when"):
+            s.rule("raise_when", f"He may raise when {self.say(a['raise_when'])}.", a["raise_when"])
+        if a.get("raise") and a.get("raise_after_turn"):
+            s.rule("raise_after_turn", "When his bid turns its trump, the card is turned first, for every seat to "
+                                       "see, and he decides after it.")
         if a.get("jumps") is False:
             s.rule("jumps", "Only the next level above the high bid may be bid.")
         if a.get("suit_order"):
@@ -194,6 +199,9 @@ class Builder:
                    "It may also be bid with the suit named, which makes that suit trumps and ranks above the plain "
                    f"bid: {', '.join(f'{d.name} ({d.title})' for d in bids)}"
                    + ("; it is not bid without a suit." if not c.biddable else "."))
+            if "bid_when" in data["suit_bids"] and bids[0].bid_when is not None:
+                s.rule("suit_bids.bid_when", f"A bid with a suit may be made when {self.say(bids[0].bid_when.text)}.",
+                       bids[0].bid_when.text)
         s.rule("trump", self.trump_words(c).capitalize() + ".")
         if c.trump_allowed is not None:
             s.rule("trump_allowed", f"A trump suit may be chosen when {self.say(c.trump_allowed.text)}.",
@@ -265,7 +273,8 @@ class Builder:
             return f"{lo} to {hi if hi != big else 'any number of'} cards" if lo != "0" else \
                 f"up to {hi} cards" if hi != big else "any number of cards"
 
-        s.rule("exchange.declarer", "The declarer " + ("takes the whole talon and discards " if ex.take_talon
+        took = "the whole talon" if ex.take_talon >= self.rules.deck.size else f"{ex.take_talon} cards of the talon"
+        s.rule("exchange.declarer", "The declarer " + (f"takes {took} and discards " if ex.take_talon
                                                        else "may change ") + limits(ex.declarer) + ".")
         if ex.defenders and ex.declarer.max.text != "0":
             first = "may cede his turn to the next" if ex.defender_first == "ceded" else "exchanges first"

@@ -261,14 +261,24 @@ class AuctionStage:
         self._all_passed()
 
     def _start_raise(self) -> None:
-        """The auction's winner may name a higher contract (or pass to keep his)."""
+        """The auction's winner may name a higher contract (or pass to keep his), when `raise_when` holds; a bid
+        that turns its trump first shows the card it would turn (`raise_after_turn`)."""
+        r = self.rules
         self.phase = RAISE
         self.to_move = self.high_seat
-        if len(self.round_bids[self.high_level]) == 1:
+        if r.raise_when is not None and not self.eval(r.raise_when) or len(self._legal_raise()) == 1:
             self._begin_contract(self.high_seat, self.high)
+            return
+        if r.raise_after_turn and self.high.trump_mode == "turned" and self.talon:
+            self.turned = self.talon[0]
 
     def _legal_raise(self) -> list[int]:
-        return list(self.round_bids[self.high_level])
+        """Pass, and the bids above the high one whose bid conditions the winner meets."""
+        r = self.rules
+        acts = self.round_bids[self.high_level]
+        if r.bid_conditions:
+            return [a for a in acts if a == r.A_PASS or self._bid_allowed(a)]
+        return list(acts)
 
     def _apply_raise(self, a: int) -> None:
         """The auction's winner names a higher contract, or passes to keep his."""

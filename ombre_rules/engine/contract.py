@@ -52,7 +52,7 @@ class ContractStage:
         if contract.exchange.show_talon:
             self._show_talon()
         if contract.exchange.take_talon:
-            self._take_talon(seat)
+            self._take_talon(seat, contract.exchange.take_talon)
         self.ex_first_used = False
         if mode == "named" and not contract.trump_after_exchange:
             self.phase = TRUMP

@@ -42,15 +42,16 @@ class ExchangeStage:
         """The one exchange action apply checks against the list: the first defender cedes his turn."""
         self._a_cede()
 
-    def _take_talon(self, seat: int) -> None:
-        """The declarer takes the whole talon into his hand (he then discards, drawing nothing)."""
+    def _take_talon(self, seat: int, count: int) -> None:
+        """The declarer takes `count` cards from the top of the talon (all, if it holds no more) into his hand
+        (he then discards, drawing nothing)."""
+        taken, self.talon = self.talon[:count], self.talon[count:]
         m = 0
-        for c in self.talon:
+        for c in taken:
             m |= 1 << c
         self.hands[seat] |= m
-        self.hl[seat] = sorted(self.hl[seat] + self.talon)
+        self.hl[seat] = sorted(self.hl[seat] + taken)
         self.drawn[seat] |= m
-        self.talon = []
 
     def _continue_exchange(self) -> None:
         """Give the next exchanger his turn, skipping those who may change nothing; then start play."""
@@ -148,6 +149,8 @@ class ExchangeStage:
     def _a_draw(self) -> None:
         seat = self.to_move
         k = self.ex_count
+        if self.contract.exchange.take_talon and seat == self.declarer:  # he took the talon: he draws nothing
+            k = 0
         got = self.talon[:k]
         del self.talon[:k]
         m = 0

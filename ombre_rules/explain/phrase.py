@@ -22,6 +22,7 @@ VARS: dict[str, str] = {
     "called": "the called card", "pool_before": "the pool before the ante", "tricks_left": "the tricks left",
     "taken_from": "the seat whose concession was refused and whose game was taken over",
     "high_bid": "the highest bid so far",
+    "trick_winners": "the winners of the tricks so far", "table_seats": "the seats at the table",
     "choice": "the choice", "bidder": "the bidder", "seats": "the number of seats",
     "none": "none", "true": "true", "false": "false",
 }

@@ -17,6 +17,7 @@ from .actions import SPECIAL_VERBS, ActionPart
 from .announce import build_announce
 from .auction import AuctionPart, AuctionRules
 from .base import BASE_ATTRS, RulesetBase
+from .bid_rank import rank_bids
 from .carry import build_carry
 from .context import Context, RankTables
 from .contract_rules import ContractPart
@@ -71,6 +72,7 @@ class Ruleset(ActionPart, PlayPart, ContractPart, AuctionPart, RankTables, DealP
         self.contract_by_name = {c.name: c for c in self.contracts}
         derive_suit_bids(self)
         self._namespace()
+        rank_bids(self)
         build_carry(self)
         self._compile_names()
         self._sit_out()

@@ -37,6 +37,8 @@ class ContractPart(RulesetBase):
                                                                    DEAL_FUNCS, result=T.COND))
         bsite = Site("a bid condition", DEAL_VARS | {"bidder"}, DEAL_FUNCS, result=T.COND)
         c.bid_when = self._expr(cp + ("bid_when",), bsite)
+        if c.bid_suit is not None and "bid_when" in (data.get("suit_bids") or {}):  # the suit bids' own
+            c.bid_when = self._expr(cp + ("suit_bids", "bid_when"), bsite)
         c.compulsory = self._expr(cp + ("compulsory",), bsite)
         c.show = self._expr(cp + ("show",), Site("show", DEAL_VARS | {"bidder"}, DEAL_FUNCS,
                                                  result=T.list_of(T.CARD)))
@@ -68,7 +70,7 @@ class ContractPart(RulesetBase):
         c.exchange = ExchangeRules(limits("declarer", 0, big), limits("first_defender", 0, big),
                                    limits("other_defenders", 0, big), bool(setting("defenders", True)),
                                    setting("defender_first", "positional"), setting("leftover", "hidden"),
-                                   bool(setting("take_talon", False)), bool(setting("show_talon", False)))
+                                   _take_count(setting("take_talon", False), big), bool(setting("show_talon", False)))
         self._compile_play(c, cp)
         p = self._pick(cp + ("call",), ("call",))
         if p:
@@ -79,3 +81,10 @@ class ContractPart(RulesetBase):
             self.follow_lists.append(c.play.follow)
         c.follow_id = self.follow_lists.index(c.play.follow)
         c.outcomes_path = self._pick(cp + ("outcomes",), ("outcomes",))
+
+
+def _take_count(value: Any, big: int) -> int:
+    """`exchange.take_talon` as the number of talon cards taken from the top: true all, false none."""
+    if value is True:
+        return big
+    return int(value) if value else 0

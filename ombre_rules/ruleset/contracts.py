@@ -32,7 +32,7 @@ class ExchangeRules:
     defenders: bool
     defender_first: str
     leftover: str
-    take_talon: bool = False
+    take_talon: int = 0  # cards taken from the top of the talon (0: none; the deck's size: all)
     show_talon: bool = False  # the talon is shown to every seat when the contract is fixed
 
 

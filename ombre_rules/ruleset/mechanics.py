@@ -112,6 +112,9 @@ def build_mechanics(rs: Ruleset) -> None:
     rs.auto_pass = bool(auction.get("auto_pass", False))
     rs.jumps = bool(auction.get("jumps", True))
     rs.may_raise = bool(auction.get("raise", False))
+    rs.raise_when = rs._expr(("auction", "raise_when"), Site("auction.raise_when", DEAL_VARS, DEAL_FUNCS,
+                                                             result=T.COND))
+    rs.raise_after_turn = bool(auction.get("raise_after_turn", False))
     rs.opening = None
     if auction.get("opening"):
         op = ("auction", "opening")
