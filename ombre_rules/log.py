@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from .engine.phases import XPLAY
 from .engine.piles import excuse_debt
+from .engine.portable import carry_words
 from .engine.replay import events, initial
 from .engine.settle import PASSED_OUT
 from .engine.view import exposed_seat, leftover_shown
@@ -31,6 +32,8 @@ def deal_header(state, viewer: int | None = None) -> list[str]:
     r = state.rules
     lines = [f"{r.title} — {r.variant}" + (f", seed {state.seed}" if state.seed is not None else ""),
              f"dealer: seat {state.dealer}; pool {state.pool_before}"]
+    if r.carry is not None:  # public: what the session carries into the deal
+        lines.append(f"session: {carry_words(r, state.carry)}")
     lines.append("hands:")
     for s in state.order_from(state.nxt[state.dealer]):
         if viewer is None or viewer == s:
@@ -151,6 +154,8 @@ def format_deal(state, viewer: int | None = None, header: bool = True) -> list[s
         lines.append("tricks: " + ", ".join(f"seat {i} {t}" for i, t in enumerate(res.tricks)))
         lines.append("payments: " + ", ".join(f"seat {i} {p:+d}" for i, p in enumerate(res.payments))
                      + f"; pool {res.pool_before} -> {res.pool_after}")
+        if r.carry is not None:
+            lines.append(f"session for the next deal: {carry_words(r, state.carry_after)}")
         lines += [f"  {e}" for e in state.account()]
         lines += summary_lines(state)
     return lines

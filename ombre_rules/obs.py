@@ -25,13 +25,15 @@ from .cards import bits, bits_function
 from .engine.phases import AUCTION, PHASE_NAMES
 from .engine.replay import events
 from .engine.view import exposed_seat, leftover_shown, partner_known
+from .obs_session import MEANING, SIZE_TEXT, entries, parts
 from .ruleset import SPECIAL_VERBS
 
 # action kinds counted per seat, in this order: the verbs with a card, contract or suit, then the others
 KINDS = ("play", "discard", "bid", "trump", "call", "give", "demand") + SPECIAL_VERBS
 DEAL_PHASE = "deal"  # the phase while the cards are being dealt (the chance nodes of the OpenSpiel game)
 
-# (name, size, meaning); C = cards in the deck, N = seats, K = contracts, S = suits, P = phases, T = most tricks
+# (name, size, meaning); C = cards in the deck, N = seats, K = contracts, S = suits, P = phases, T = most tricks,
+# V = the entries of the values carried between deals (`obs_session`: none for a variant without them)
 TABLE: list[tuple[str, str, str]] = [
     ("seat", "N", "the observing seat (one-hot)"),
     ("dealer", "N", "the dealer (one-hot)"),
@@ -64,6 +66,7 @@ TABLE: list[tuple[str, str, str]] = [
     ("actions", "N x 16", "how many actions of each kind each seat took: " + ", ".join(KINDS) + " (count)"),
     ("pool", "1", "counters in the pool now (count, no upper bound)"),
     ("pool_before", "1", "counters in the pool when the deal began (count, no upper bound)"),
+    ("session", SIZE_TEXT, MEANING),
 ]
 
 
@@ -102,15 +105,20 @@ class Layout:
                   "trump": (s,), "declarer": (n,), "called": (c,), "partner": (n,), "sitting_out": (n,),
                   "tricks": (n,), "trick_cards": (t, n, c), "trick_leader": (t, n), "trick_winner": (t, n),
                   "bids": (n, k), "high_bid": (k,), "high_seat": (n,), "actions": (n, len(KINDS)), "pool": (1,),
-                  "pool_before": (1,)}
+                  "pool_before": (1,), "session": (0,)}
+        self.session = parts(rules)
+        shapes["session"] = (sum(len(p.labels) for p in self.session),)
         self.max_actions = max_actions(rules)
         counts = {"hand_sizes": c, "talon_size": c, "discard_counts": c, "tricks": t, "actions": self.max_actions,
-                  "pool": math.inf, "pool_before": math.inf}
+                  "pool": math.inf, "pool_before": math.inf,
+                  "session": max((h for p in self.session for h in p.highs), default=1.0)}
         self.slices: list[Slice] = []
         off = 0
         for name, _size, meaning in TABLE:
             shape = shapes[name]
             size = math.prod(shape)
+            if name == "session" and self.session:  # this ruleset's entries, by name
+                meaning += ": " + ", ".join(label for p in self.session for label in p.labels)
             self.slices.append(Slice(name, off, size, shape, counts.get(name, 1.0), meaning))
             off += size
         self.size = off
@@ -130,7 +138,7 @@ class Layout:
         """The largest value of every entry (math.inf for the pool)."""
         out: list[float] = []
         for sl in self.slices:
-            out += [sl.high] * sl.size
+            out += [h for p in self.session for h in p.highs] if sl.name == "session" else [sl.high] * sl.size
         return out
 
     def kind(self, a: int) -> int:
@@ -202,6 +210,11 @@ class Layout:
         self._actions(state, ones, vals)
         count("pool", 0, state.pool)
         count("pool_before", 0, state.pool_before)
+        if self.session:
+            base = at["session"]
+            on, counted = entries(self.session, state.carry)
+            ones.extend(base + i for i in on)
+            vals.extend((base + i, v) for i, v in counted)
         return ones, vals
 
     def _tricks(self, state, ones: list[int]) -> None:

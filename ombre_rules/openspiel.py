@@ -7,7 +7,9 @@
 `ombre_rules` takes `variant` (a built-in id, alias or file, with options in parentheses when given as a
 dict) and `options` (`key:value;key:value`, the form that survives OpenSpiel's game strings); each built-in
 `ombre_rules_<id>` (dashes as underscores) takes its own options as parameters. Both take `dealer`, `pool`
-(counters in the pool before the deal), `seed` and `utility_bound`.
+(counters in the pool before the deal), `seed`, `utility_bound` and `session`: the values a variant with
+`session.carry` carries into the deal, as `name:value;name:value` (a list as its numbers separated by spaces, a
+suit by its name, `true`/`false`; the others keep their start values).
 
 The deal is chance: with `seed=-1` (the default) the first C moves are chance nodes, one per card, dealing the
 deck in order (the position of each card decides its seat, as the variant's packets do, the last ones its
@@ -20,7 +22,8 @@ times the largest payment met in 1,000 seeded random deals (at the game's dealer
 `utility_bound` when that is given (> 0). `max_game_length` is `obs.max_actions`.
 
 Observations (`obs.py`): the tensors are the seat's encoding; `information_state_string` is the seat's whole
-view with its list of actions (perfect recall), `observation_string` the view without that list.
+view with its list of actions (perfect recall), `observation_string` the view without that list. Both hold the
+session's values (the view's `session`, public to every seat; the tensors' `session` slice).
 """
 from __future__ import annotations
 
@@ -32,7 +35,10 @@ import pyspiel
 
 from .cards import bits
 from .engine import State
+from .engine.carry import as_json, start_values
 from .engine.portable import rules_for
+from .errors import OmbreError
+from .lang import types as T
 from .obs import layout, max_actions
 from .spec.resolve import builtin_index, fmt_value, parse_variant_string, resolve
 
@@ -77,20 +83,63 @@ def _options_parse(text: str) -> dict[str, str]:
     return out
 
 
+_LIST = T.list_of(T.INT)
+_UNSAFE = set(",;()=")  # characters a value in a game string cannot hold
+
+
+def session_parse(rules, text: str) -> dict | None:
+    """The `session` parameter (`name:value;name:value`) as values by name (None when empty)."""
+    carry = rules.carry
+    out: dict = {}
+    for part in text.split(";"):
+        if not part.strip():
+            continue
+        name, _, value = (x.strip() for x in part.partition(":"))
+        if carry is None or name not in carry.names:
+            out[name] = value  # refused with its reason by the state
+            continue
+        t = carry.types[carry.index(name)]
+        try:
+            out[name] = ([int(x) for x in value.split()] if t == _LIST else int(value) if t == T.INT
+                         else {"true": True, "false": False}.get(value, value) if t == T.BOOL
+                         else None if t == T.SUIT and value in ("", "none") else value)
+        except ValueError:
+            raise OmbreError(f"session value '{name}' wants numbers, not '{value}'") from None
+    return out or None
+
+
+def session_text(rules, values: tuple) -> str:
+    """The `session` parameter of carried values: those not at their start, in the form `session_parse` reads."""
+    carry = rules.carry
+    if carry is None:
+        return ""
+    parts = []
+    for (name, v), start in zip(as_json(rules, values).items(), as_json(rules, carry.start).values(), strict=True):
+        if v == start:
+            continue
+        text = " ".join(map(str, v)) if isinstance(v, list) else "none" if v is None \
+            else str(v).lower() if isinstance(v, bool) else str(v)
+        if _UNSAFE & set(text) or text != text.strip():
+            raise OmbreError(f"session value '{name}' cannot be a game parameter: {text!r}")
+        parts.append(f"{name}:{text}")
+    return ";".join(parts)
+
+
 class _Config:
     """What every state of one game shares: the ruleset, its encoding, the deal settings."""
 
-    def __init__(self, variant: str, dealer: int, pool: int, seed: int, bound: int) -> None:
+    def __init__(self, variant: str, dealer: int, pool: int, seed: int, bound: int, carry: tuple = ()) -> None:
         self.rules = r = rules_for(variant)
         self.layout = layout(r)
         self.dealer, self.pool, self.seed = dealer, pool, seed
+        self.carry = carry  # the values carried into every deal (`session.carry`)
         masks, _lists, talon = r.deal(list(range(r.deck.size)), dealer)
         self.owner = [-1] * r.deck.size  # the seat a position of the deck order goes to (-1: the talon)
         for s, m in enumerate(masks):
             for pos in range(r.deck.size):
                 if m >> pos & 1:
                     self.owner[pos] = s
-        self.bound = bound if bound > 0 else payment_bound(r, dealer, pool)
+        self.bound = bound if bound > 0 else payment_bound(r, dealer, pool, self.carry)
         self._observers: dict[bool, Observer] = {}
 
     def observer(self, recall: bool) -> Observer:
@@ -103,18 +152,18 @@ class _Config:
     def engine(self, order: list[int]) -> State:
         """The engine state of a deck order."""
         masks, _lists, talon = self.rules.deal(order, self.dealer)
-        return State(self.rules, dealer=self.dealer, pool=self.pool, hands=masks, talon=talon)
+        return State(self.rules, dealer=self.dealer, pool=self.pool, hands=masks, talon=talon, session=self.carry)
 
 
 _CONFIGS: dict[str, _Config] = {}
 
 
-def payment_bound(rules, dealer: int = 0, pool: int = 0) -> int:
+def payment_bound(rules, dealer: int = 0, pool: int = 0, carry: tuple | None = None) -> int:
     """Four times the largest payment (in absolute value) in 1,000 seeded random deals, at least 1."""
     rng = random.Random(0)
     top = 1
     for i in range(_BOUND_DEALS):
-        s = State(rules, seed=i, dealer=dealer, pool=pool)
+        s = State(rules, seed=i, dealer=dealer, pool=pool, session=carry)
         s.random_playout(rng.random)
         top = max(top, max(abs(p) for p in s.result.payments))
     return 4 * top
@@ -151,21 +200,26 @@ def _settings(builtin: str | None, params: dict) -> tuple[dict, str]:
         name, opts = parse_variant_string(str(variant))
     else:
         name = builtin
-        opts = {k: fmt_value(v) for k, v in params.items() if k not in _COMMON and k != "options"}
+        opts = {k: fmt_value(v) for k, v in params.items() if k not in _COMMON and k not in ("options", "session")}
     opts.update(_options_parse(str(params.get("options", ""))))
     spec = resolve(name, opts)
     canonical = spec.variant
     changed = {k: v for k, v in spec.options.items() if v != spec.defaults[k]}
     dealer, pool, seed, bound = (int(params.get(k, d)) for k, d in _COMMON.items())
+    session = str(params.get("session", ""))
     if builtin is None:
         own = {"variant": parse_variant_string(canonical)[0], "options": _options_text(changed)}
     else:
         own = {k: _typed(spec.choices[k], v) for k, v in spec.options.items() if _own_param(spec.choices[k])}
         own["options"] = _options_text({k: v for k, v in changed.items() if k not in own})
-    own.update(dealer=dealer, pool=pool, seed=seed, utility_bound=bound)
-    key = f"{GENERIC if builtin is None else short_name(builtin)}|{canonical}|{dealer}|{pool}|{seed}|{bound}"
+    rules = rules_for(canonical)
+    carry = start_values(rules, session_parse(rules, session))
+    session = session_text(rules, carry)
+    own.update(dealer=dealer, pool=pool, seed=seed, utility_bound=bound, **({"session": session} if session else {}))
+    key = f"{GENERIC if builtin is None else short_name(builtin)}|{canonical}|{dealer}|{pool}|{seed}|{bound}" \
+          f"|{session}"
     if key not in _CONFIGS:
-        _CONFIGS[key] = _Config(canonical, dealer, pool, seed, bound)
+        _CONFIGS[key] = _Config(canonical, dealer, pool, seed, bound, carry)
     _SETTINGS[memo] = own, key
     return own, key
 
@@ -197,10 +251,13 @@ class OmbreGame(pyspiel.Game):
         """The OpenSpiel state of an engine state of this variant: its deal (as chance outcomes, unless the
         game starts from a seed) and its actions, applied in order."""
         cfg = self.config
+        if engine.carry != cfg.carry:
+            raise ValueError(f"the state carries {as_json(cfg.rules, engine.carry)} into its deal, this game "
+                             f"{as_json(cfg.rules, cfg.carry)} (its session parameter)")
         st = OmbreState(self)
         if cfg.seed >= 0:
             st._s = State(cfg.rules, dealer=engine.dealer, pool=engine.pool_before, hands=list(engine.deal_hands),
-                          talon=list(engine.deal_talon))
+                          talon=list(engine.deal_talon), session=cfg.carry)
         else:
             for c in deal_order(cfg, engine):
                 st.apply_action(c)
@@ -232,8 +289,8 @@ class OmbreState(pyspiel.State):
         cfg = game.config
         self._deal: list[int] = []
         self._left = list(range(cfg.rules.deck.size)) if cfg.seed < 0 else []  # the cards still to deal
-        self._s: State | None = State(cfg.rules, seed=cfg.seed, dealer=cfg.dealer, pool=cfg.pool) \
-            if cfg.seed >= 0 else None
+        self._s: State | None = State(cfg.rules, seed=cfg.seed, dealer=cfg.dealer, pool=cfg.pool,
+                                      session=cfg.carry) if cfg.seed >= 0 else None
 
     @property
     def engine(self) -> State | None:
@@ -388,13 +445,14 @@ def resampler(rng: random.Random | None = None):
 def _register() -> None:
     builtins = sorted(set(builtin_index().values()))
     specs = [resolve(p) for p in builtins]
-    generic = {"variant": specs[0].data["id"] if specs else "", "options": "", **_COMMON}
+    generic = {"variant": specs[0].data["id"] if specs else "", "options": "", **_COMMON, "session": ""}
     _TYPES[GENERIC] = _game_type(GENERIC, "ombre_rules: any variant", generic, _PLAYERS)
     pyspiel.register_game(_TYPES[GENERIC], OmbreGame)
     for spec in specs:
         vid = spec.data["id"]
         params = {k: _typed(spec.choices[k], v) for k, v in spec.defaults.items() if _own_param(spec.choices[k])}
-        params.update(_COMMON, options="")
+        params.update(_COMMON, options="", **({"session": ""} if (spec.data.get("session") or {}).get("carry")
+                                               else {}))
         name = short_name(vid)
         _TYPES[name] = _game_type(name, f"ombre_rules: {spec.data.get('title', vid)}", params, _PLAYERS)
         pyspiel.register_game(_TYPES[name], type(f"OmbreGame_{name}", (OmbreGame,), {"builtin": vid}))

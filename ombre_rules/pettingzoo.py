@@ -13,6 +13,8 @@ id of the variant; all zero for a seat not to move). Each reset deals from a see
 that `reset(seed=…)` seeds. Rewards come once, when the deal ends: each seat's payment (pool changes
 included). An illegal action raises the engine's IllegalActionError. `render()` with `render_mode="ansi"`
 gives the whole table as text (every hand, for a spectator). `deal` is the engine state of the deal in play.
+`session` gives the values a variant with `session.carry` carries into every deal, by name (JSON form: a suit
+by its name); the observation's `session` slice encodes them and the text shows them.
 """
 from __future__ import annotations
 
@@ -25,7 +27,8 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .engine import State
-from .engine.portable import remember, rules_for
+from .engine.carry import start_values
+from .engine.portable import carry_words, remember, rules_for
 from .obs import layout
 from .ruleset import load
 
@@ -43,7 +46,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
     metadata = {"render_modes": ["ansi"], "name": "ombre_rules_v0", "is_parallelizable": False}
 
     def __init__(self, variant: str | None = None, render_mode: str | None = None, dealer: int = 0,
-                 pool: int = 0) -> None:
+                 pool: int = 0, session: dict | None = None) -> None:
         super().__init__()
         if variant is None:
             from .spec.resolve import builtin_index, resolve
@@ -54,6 +57,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self.rules = rules_for(rules.variant)
         self.layout = layout(self.rules)
         self.dealer, self.pool = dealer, pool
+        self.carry = start_values(self.rules, session)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"unknown render_mode '{render_mode}' (modes: ansi)")
         self.render_mode = render_mode
@@ -79,7 +83,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
             self._rng = random.Random(seed)
-        self.deal = State(self.rules, seed=self._rng.getrandbits(63), dealer=self.dealer, pool=self.pool)
+        self.deal = State(self.rules, seed=self._rng.getrandbits(63), dealer=self.dealer, pool=self.pool,
+                          session=self.carry)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0)
@@ -138,6 +143,8 @@ def table_text(s: State) -> str:
         if s.trump is not None:
             head += f", trumps {s.trump.name}"
     lines = [head]
+    if r.carry is not None:
+        lines.append(f"  session: {carry_words(r, s.carry)}")
     for seat in range(s.n):
         mark = ">" if s.current_player == seat else " "
         lines.append(f"{mark} seat {seat}: {' '.join(deck.names(s.hands[seat])) or '-'}  (tricks {s.tricks[seat]})")
@@ -147,4 +154,6 @@ def table_text(s: State) -> str:
         lines.append(f"  trick: {' '.join(deck.name(c) for c in s.trick)} (led by seat {s.leader})")
     if s.result is not None:
         lines.append(f"  {s.result.outcome}: payments {list(s.result.payments)}")
+        if r.carry is not None:
+            lines.append(f"  next deal's session: {carry_words(r, s.carry_after)}")
     return "\n".join(lines)

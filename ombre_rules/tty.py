@@ -1,10 +1,12 @@
 """The terminal table of `ombre play --human SEAT`: a person plays one seat, bots the others, deal after deal
-with the pool carried over, and a score sheet at the end."""
+with the pool (and the values a variant carries between deals, which the deal's log shows) carried over, and a
+score sheet at the end."""
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from .engine import State
+from .engine.portable import carry_words
 from .engine.settle import PASSED_OUT
 from .errors import OmbreError
 from .explain.why import why_illegal
@@ -195,4 +197,6 @@ def play_table(rules: Ruleset, players: list, me: int | None, seed: int, dealer:
             say(f"\nthe session ends after {len(session.deals)} deals{paid}")
     if session.deals:
         say("\nscore sheet:\n" + score_sheet(session))
+        if rules.carry is not None:
+            say(f"session after the last deal: {carry_words(rules, session.deals[-1].carry_after)}")
     return session.deals

@@ -119,7 +119,7 @@ LAYERS = [
     ("envs", "ruleset", "explain"),  # envs: what expressions see, for the ruleset's tables and the engine's deals
     ("engine",),
     ("bots", "players", "records", "checking", "log", "scenario", "session", "bench", "book", "obs", "openspiel",
-     "pettingzoo", "solve"),
+     "pettingzoo", "solve", "obs_session"),
     ("sim",),
     ("cli", "book_cli", "tty", "messages", "__main__", "", "web"),
 ]

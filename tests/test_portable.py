@@ -96,7 +96,8 @@ def test_options_in_the_text_form():
     ("ombre", "not a position: 'ombre' (expected 'VARIANT | dealer N | pool N | seed N | actions …')"),
     ("ombre | dealer x | seed 1", "'dealer' wants a number, not 'x', in 'ombre | dealer x | seed 1'"),
     ("ombre | colour red | seed 1",
-     "unknown field 'colour' in 'ombre | colour red | seed 1' (fields: actions, dealer, hands, pool, seed, talon)"),
+     "unknown field 'colour' in 'ombre | colour red | seed 1' (fields: actions, dealer, hands, next, pool, seed, "
+     "session, talon)"),
     ("ombre | seed 1 | seed 2", "field 'seed' given twice in 'ombre | seed 1 | seed 2'"),
     ("ombre | dealer 0", "a position needs 'seed N' or 'hands …': 'ombre | dealer 0'"),
 ])

@@ -229,7 +229,8 @@ def _try(k: Knowledge, rng: random.Random) -> State | None:
             owned[h] &= ~(1 << g)
     hands = [owned[s] & ~drawn[s] for s in range(n)]
     try:
-        w = State(r, dealer=k.v["dealer"], pool=k.v["pool_before"], hands=hands, talon=talon)
+        w = State(r, dealer=k.v["dealer"], pool=k.v["pool_before"], hands=hands, talon=talon,
+                  session=k.v.get("session"))
         left = [bits(disc[s]) for s in range(n)]
         verbs = r.action_verbs
         for s, text, a in k.steps:

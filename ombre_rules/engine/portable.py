@@ -7,13 +7,17 @@ actions. The text form is the same information written for people:
     house.yaml(option=choice) | dealer 0 | pool 0 | seed 7 | actions bid CONTRACT, pass, pass, pass
 
 A deal not made from a seed is written as `hands CARD CARD … / CARD … / … | talon CARD …` in place of `seed N`.
+A variant that carries values between deals (`session.carry`) adds, after the pool, the values the deal began
+with, and once the deal is over, at the end, those it leaves for the next deal, each as JSON by name (a suit by
+its name): `… | pool 0 | session {"wins": 2} | seed 7 | actions … | next {"wins": 3}`.
 """
 from __future__ import annotations
 
+import json
 import threading
 
 from ..errors import IllegalActionError, OmbreError
-from .carry import as_json
+from .carry import as_json, start_values
 from .deal import shuffled
 
 _RULES: dict[str, object] = {}
@@ -73,13 +77,44 @@ def to_text(state) -> str:
     r = state.rules
     deck = r.deck
     parts = [r.variant, f"dealer {state.dealer}", f"pool {state.pool_before}"]
+    if r.carry is not None:
+        parts.append("session " + _json(as_json(r, state.carry)))
     if _seeded(state):
         parts.append(f"seed {state.seed}")
     else:
         parts.append("hands " + " / ".join(" ".join(deck.names(h)) for h in state.deal_hands))
         parts.append(("talon " + " ".join(deck.name(c) for c in state.deal_talon)).rstrip())
     parts.append(" ".join(["actions"] + [", ".join(r.action_str(a) for a in state.history)]).rstrip())
+    if r.carry is not None and state.result is not None:
+        parts.append("next " + _json(as_json(r, state.carry_after)))
     return " | ".join(parts)
+
+
+def carry_words(rules, values: tuple) -> str:
+    """Carried values for people, by name: `beasts [15, 30], first_beast codille` (none: not set)."""
+    def word(v) -> str:
+        if isinstance(v, bool):
+            return "yes" if v else "no"
+        if isinstance(v, list):
+            return "[" + ", ".join(map(str, v)) + "]"
+        return "none" if v is None or v == "" else str(v)
+
+    return ", ".join(f"{n} {word(v)}" for n, v in (as_json(rules, values) or {}).items())
+
+
+def _json(values: dict) -> str:
+    """Values as one line of JSON that holds no field separator (a '|' in a string is written as an escape)."""
+    return json.dumps(values, ensure_ascii=True, separators=(", ", ": ")).replace("|", "\\u007c")
+
+
+def _values(key: str, value: str, text: str) -> dict:
+    try:
+        got = json.loads(value)
+    except ValueError:
+        got = None
+    if not isinstance(got, dict):
+        raise OmbreError(f"'{key}' wants the session's values as a JSON mapping of names, not '{value}', in '{text}'")
+    return got
 
 
 def _int(key: str, value: str, text: str) -> int:
@@ -96,7 +131,7 @@ def from_text(cls: type, text: str, rules=None):
     if len(fields) < 2:
         raise OmbreError(f"not a position: '{text}' (expected 'VARIANT | dealer N | pool N | seed N | actions …')")
     r = rules if rules is not None else rules_for(fields[0])
-    known = {"dealer", "pool", "seed", "hands", "talon", "actions"}
+    known = {"dealer", "pool", "session", "seed", "hands", "talon", "actions", "next"}
     got: dict[str, str] = {}
     for f in fields[1:]:
         key, _, value = f.partition(" ")
@@ -107,14 +142,15 @@ def from_text(cls: type, text: str, rules=None):
         got[key] = value.strip()
     dealer = _int("dealer", got.get("dealer", "0"), text)
     pool = _int("pool", got.get("pool", "0"), text)
+    carried = _values("session", got["session"], text) if "session" in got else None
     if "hands" in got:
         seats = got["hands"].split("/")
         hands = [sum(1 << r.deck.parse(c) for c in s.split()) for s in seats]
         talon = [r.deck.parse(c) for c in got.get("talon", "").split()]
         seed = _int("seed", got["seed"], text) if "seed" in got else None
-        state = cls(r, dealer=dealer, pool=pool, hands=hands, talon=talon, seed=seed)
+        state = cls(r, dealer=dealer, pool=pool, hands=hands, talon=talon, seed=seed, session=carried)
     elif "seed" in got:
-        state = cls(r, dealer=dealer, pool=pool, seed=_int("seed", got["seed"], text))
+        state = cls(r, dealer=dealer, pool=pool, seed=_int("seed", got["seed"], text), session=carried)
     else:
         raise OmbreError(f"a position needs 'seed N' or 'hands …': '{text}'")
     acts = got.get("actions", "")
@@ -123,4 +159,16 @@ def from_text(cls: type, text: str, rules=None):
             state.apply_str(a)
         except IllegalActionError as e:
             raise IllegalActionError(f"action {i + 1} of '{text}': {e.message}") from None
+    if "next" in got:
+        _check_next(state, _values("next", got["next"], text), text)
     return state
+
+
+def _check_next(state, given: dict, text: str) -> None:
+    """`next`: the values the deal leaves, derived from the deal; given, they must be those."""
+    r = state.rules
+    if state.result is None:
+        raise OmbreError(f"'next' gives the values a finished deal leaves, but the deal is not over, in '{text}'")
+    left = as_json(r, state.carry_after)
+    if as_json(r, start_values(r, given)) != left:
+        raise OmbreError(f"'next' gives {_json(given)}, but the deal leaves {_json(left)}, in '{text}'")

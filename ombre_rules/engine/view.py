@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..checks import seat_id
+from .carry import as_json
 
 
 def visible_cards(state, seat: int) -> int:
@@ -125,6 +126,8 @@ def view(state, seat: int, actions: bool = True) -> dict[str, Any]:
                           for ld, cards, w in state.trick_log],
         "current_trick": [deck.name(c) for c in state.trick],
     }
+    if r.carry is not None:  # public: every seat knows what the session carries into the deal
+        out["session"] = as_json(r, state.carry)
     if actions:
         out["actions"] = public_actions(state, seat)
     exposed = exposed_seat(state)

@@ -2,7 +2,8 @@
 
 Everything shown comes from the rules and `State.view`: card faces (rank and suit), suit symbols and colours
 (the suits' `symbol` and `colour` attributes), contract titles, the hand in the order of the current trump
-context, the controls built from the legal actions, and why a card in hand may not be chosen."""
+context, the controls built from the legal actions, why a card in hand may not be chosen, and the values a
+session carries between deals under the file's words for them (`terms:`, the value's `doc:`)."""
 from __future__ import annotations
 
 import weakref
@@ -11,8 +12,10 @@ from typing import Any
 from ..engine.replay import events
 from ..engine.view import leftover_shown, partner_known
 from ..errors import IllegalActionError, OmbreError
+from ..explain.account import terms
 from ..explain.why import why_illegal
 from ..ruleset import SPECIAL_VERBS, Ruleset
+from ..ruleset.carry import TYPES
 
 CARD_VERBS = ("play", "discard", "give")  # actions on a card of one's hand
 WORD_LABELS = {v: v.capitalize() for v in SPECIAL_VERBS}
@@ -32,6 +35,19 @@ def contract_titles(rules: Ruleset) -> dict[str, str]:
     """Each contract's title, or its name made readable."""
     return {c.name: c.title if c.title and c.title != c.name else c.name.replace("_", " ").capitalize()
             for c in rules.contracts}
+
+
+def carried(rules: Ruleset) -> list[dict[str, Any]]:
+    """The values the session carries between deals (`session.carry`, none without it), in the file's order:
+    name, label (the file's term for it, or the name made readable), what it is (its `doc:`) and its type."""
+    if rules.carry is None:
+        return []
+    decl = (rules.spec.data.get("session") or {}).get("carry") or {}
+    words = terms(rules)
+    kinds = {t: w for w, t in TYPES.items()}
+    return [{"name": n, "label": words.get(n) or n.replace("_", " ").capitalize(),
+             "doc": str((decl.get(n) or {}).get("doc") or ""), "type": kinds[t]}
+            for n, t in zip(rules.carry.names, rules.carry.types, strict=True)]
 
 
 def public_view(state) -> dict[str, Any]:

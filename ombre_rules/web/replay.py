@@ -4,13 +4,14 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import State
+from ..engine.carry import as_json
 from ..errors import OmbreError
 from ..records import FORMAT, ReplayError, replay
 from ..ruleset import Ruleset
 from ..spec.resolve import builtin_index, parse_variant_string, resolve
 from .catalog import Catalog
 from .errors import WebError
-from .present import card_faces, contract_titles, sort_hand, suits
+from .present import card_faces, carried, contract_titles, sort_hand, suits
 
 
 def _snapshot(state: State, text: str | None, seat: int | None) -> dict[str, Any]:
@@ -47,12 +48,13 @@ def frames(rules: Ruleset, record: dict[str, Any], variant: str) -> dict[str, An
     s = State(rules, seed=record.get("seed"), dealer=int(record.get("dealer") or 0),
               pool=int(record.get("pool") or 0), hands=hands, talon=talon, session=record.get("session"))
     out = [_snapshot(s, None, None)]
+    began = as_json(rules, s.carry)
     for text in record["actions"]:
         seat = s.current_player
         s.apply_str(text)
         out.append(_snapshot(s, text, seat))
     return {"variant": variant, "title": rules.title, "players": rules.players, "suits": suits(rules),
-            "contracts": contract_titles(rules), "frames": out}
+            "contracts": contract_titles(rules), "carry": carried(rules), "session": began, "frames": out}
 
 
 def record_rules(catalog: Catalog, record: Any) -> tuple[Ruleset, str]:

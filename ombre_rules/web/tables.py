@@ -20,7 +20,7 @@ from ..session import Session
 from .bots import BotPool, Decision, check_budget
 from .catalog import Catalog, Entry
 from .errors import WebError
-from .present import contract_titles, seat_view, suits
+from .present import carried, contract_titles, seat_view, suits
 from .storage import Store, TableRow
 
 HUMAN = "human"
@@ -114,7 +114,7 @@ class Table:
         return {"id": self.row.id, "variant": self.variant, "key": self.entry.key, "title": self.rules.title,
                 "seats": self.row.seats, "deal": self.deal_no + 1, "deals": self.row.deals,
                 "ledger": list(self.session.ledger), "pool": self.session.pool, "sheet": self.sheet,
-                "session": self.session.carried,
+                "session": self.session.carried, "carry": carried(self.rules),
                 "suits": suits(self.rules), "contracts": contract_titles(self.rules),
                 "finished": self.finished}
 

@@ -362,3 +362,24 @@ def test_serve_refuses_bad_arguments(capsys, tmp_path):
     assert capsys.readouterr().err == f"ombre: error: --variants: no such folder '{tmp_path / 'none'}'\n"
     assert cli_main(["serve", "--workers", "0"]) == 1
     assert capsys.readouterr().err == "ombre: error: --workers must be 1 to 64, not 0\n"
+
+
+def test_the_session_values_are_public_and_follow_the_deals(client):
+    t = new_table(client, variant="german-solo", seats=("human", "greedy", "greedy", "greedy"), seed=4, deals=3)
+    tid, tok = t["id"], token(t["seats"][0]["url"])
+    spectator = token(t["spectator"])
+    first = client.get(f"/api/tables/{tid}", params={"t": tok}).json()
+    assert first["table"]["carry"] == [{"name": "couleur", "label": "Couleur", "type": "suit",
+                                        "doc": "the preference suit: in couleur games are paid double"}]
+    assert first["state"]["session"] == {"couleur": None} and first["table"]["session"] is None
+    seen = []
+    for deal in range(3):
+        v, _ = play_out(client, tid, tok)
+        public = client.get(f"/api/tables/{tid}", params={"t": spectator}).json()
+        assert public["state"]["session"] == v["state"]["session"]
+        assert public["state"]["result"]["session_after"] == v["table"]["session"]
+        seen.append((v["state"]["result"]["outcome"], v["state"]["session"]["couleur"], v["table"]["session"]))
+        if deal < 2:
+            assert client.post(f"/api/tables/{tid}/next", json={"token": tok}).status_code == 200
+    assert seen == [("won", None, {"couleur": "diamonds"}), ("lost", "diamonds", {"couleur": "diamonds"}),
+                    ("lost", "diamonds", {"couleur": "diamonds"})]

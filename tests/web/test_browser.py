@@ -248,3 +248,42 @@ def test_upload_of_a_bad_file_shows_its_error(browser, server):
     page.wait_for_selector(".ok-box")
     page.wait_for_selector(".tile[data-key^='upload:']")
     page.close()
+
+
+def test_the_session_panel_shows_the_carried_values_deal_after_deal(browser, server):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    errors = []
+    # a person's table at its first deal: no couleur yet
+    fresh = ctx.request.post(f"{server.url}/api/tables", data={"variant": "german-solo", "seed": 5,
+                                                              "seats": ["human", "greedy", "greedy", "greedy"]}).json()
+    page = ctx.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url + fresh["seats"][0]["url"])
+    page.wait_for_selector("#session")
+    assert page.inner_text("#session h3").lower() == "carried from deal to deal"
+    assert page.inner_text("#session dt") == "Couleur"
+    assert page.inner_text("#session .doc") == "the preference suit: in couleur games are paid double"
+    assert page.inner_text("#session dd.now") == "not set"
+    # a table of bots, two deals: the first is won in clubs, which fixes the couleur for the second
+    t = ctx.request.post(f"{server.url}/api/tables",
+                         data={"variant": "german-solo", "seats": ["greedy"] * 4, "seed": 5, "deals": 2}).json()
+    table = server.app.state.tables.tables[t["id"]]
+    page.goto(server.url + t["spectator"])
+    page.wait_for_function("() => document.body.dataset.moves.startsWith('2:') && document.querySelector('#result')",
+                           timeout=30000)
+    first, second = (d.result for d in table.session.deals)
+    assert (first.outcome, first.session_before, first.session_after) == ("won", {"couleur": None},
+                                                                          {"couleur": "clubs"})
+    assert second.session_before == second.session_after == {"couleur": "clubs"}
+    assert page.inner_text("#session dd.now").split("\n") == ["\u2663 Clubs", "next deal: \u2663 Clubs"]
+    assert json.loads(page.get_attribute("#session", "data-session")) == {"couleur": "clubs"}
+    shot(page, "session-panel")
+    # the replay of the first deal: no couleur as it began, clubs for the next deal once it is over
+    page.goto(f"{server.url}/replay?table={t['id']}&deal=1&t={t['spectator'].split('?t=')[1]}")
+    page.wait_for_selector("#replay-session")
+    assert page.inner_text("#replay-session") == "Carried from deal to deal: Couleur not set"
+    page.click("#last")
+    assert page.inner_text("#replay-session") == ("Carried from deal to deal: Couleur not set "
+                                                  "(next deal: \u2663 Clubs)")
+    assert errors == []
+    ctx.close()

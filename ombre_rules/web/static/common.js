@@ -82,6 +82,19 @@ export function humanize(word) {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
+// A value the session carries between deals, as a person reads it (by its type: a suit with its symbol).
+export function carriedText(suits, type, x) {
+  if (x === null || x === undefined) return "not set";
+  if (type === "suit") {
+    const s = suits.find((u) => u.name === x);
+    return `${s && s.symbol ? s.symbol + " " : ""}${humanize(x)}`;
+  }
+  if (type === "list") return x.length ? x.join(", ") : "none";
+  if (type === "bool") return x ? "yes" : "no";
+  if (type === "str") return x ? humanize(x) : "none";
+  return `${x}`;
+}
+
 export function toast(message, kind = "info") {
   let box = document.getElementById("toasts");
   if (!box) { box = el("div", { id: "toasts" }); document.body.append(box); }

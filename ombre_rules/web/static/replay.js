@@ -1,5 +1,5 @@
 // The replay viewer: step through a finished deal of a table, or a record file, with every hand open.
-import { api, cardEl, el, header, humanize, signed } from "./common.js";
+import { api, cardEl, carriedText, el, header, humanize, signed } from "./common.js";
 
 const app = document.getElementById("app");
 const params = new URLSearchParams(location.search);
@@ -14,6 +14,10 @@ function viewer(data) {
   const board = el("div", { id: "board" });
   const card = (c, f) => cardEl(c, f.cards, data.suits);
   const contract = (name) => (name ? data.contracts[name] || humanize(name) : "—");
+  // the values the session carried into the deal, and (at its end) those it leaves for the next
+  const carried = (f) => (data.carry.length ? el("div", { class: "small", id: "replay-session" },
+    el("strong", {}, "Carried from deal to deal: "), data.carry.map((c) => `${c.label} ${carriedText(data.suits, c.type, data.session[c.name])}` +
+      (f.result ? ` (next deal: ${carriedText(data.suits, c.type, f.result.session_after[c.name])})` : "")).join(" · ")) : null);
   function show() {
     const f = frames[k];
     slider.value = String(k);
@@ -33,7 +37,8 @@ function viewer(data) {
         trick.length ? el("div", { class: "replay-hands mini" }, el("div", { class: "cards", style: { display: "flex", gap: ".3rem" } }, trick.map((c) => card(c, f)),
           !f.trick.length && f.last_trick ? el("span", { class: "muted small" }, ` won by ${seatName(f.last_trick.winner)}`) : null)) : null,
         f.result ? el("div", { class: "ok-box", id: "replay-result", "data-result": JSON.stringify(f.result) },
-          el("strong", {}, humanize(f.result.outcome)), ` · payments ${f.result.payments.map(signed).join(", ")} · pool ${f.result.pool_before} → ${f.result.pool_after}`) : null),
+          el("strong", {}, humanize(f.result.outcome)), ` · payments ${f.result.payments.map(signed).join(", ")} · pool ${f.result.pool_before} → ${f.result.pool_after}`) : null,
+        carried(f)),
       el("div", { class: "panel steps" }, el("h2", { style: { marginTop: 0 } }, "Actions"),
         el("ol", { id: "steps" }, frames.slice(1).map((g, i) => el("li", { class: i + 1 === k ? "on" : "", onclick: () => { k = i + 1; show(); } },
           `${seatName(g.by)}: ${g.action}`)))));

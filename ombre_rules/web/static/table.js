@@ -1,5 +1,5 @@
 // The game screen: one seat's view (or the spectators'), live over a WebSocket; actions go by POST.
-import { api, cardEl, el, header, humanize, seatLabel, signed, toast } from "./common.js";
+import { api, cardEl, carriedText, el, header, humanize, seatLabel, signed, toast } from "./common.js";
 
 const short = (i, you) => (i === you ? "You" : `Seat ${i}`);
 
@@ -183,6 +183,20 @@ function infoBox(msg) {
     el("dl", { class: "kv" }, rows.flatMap(([k, x]) => [el("dt", {}, k), el("dd", {}, x)])));
 }
 
+// The values carried from deal to deal: those this deal began with and, once it is over, those for the next.
+function sessionBox(msg) {
+  const { table, state: v } = msg;
+  if (!table.carry.length || !v.session) return null;
+  const after = v.result ? v.result.session_after : null;
+  const items = table.carry.flatMap((c) => [
+    el("dt", { "data-name": c.name, title: c.doc }, c.label),
+    el("dd", { class: "now", "data-name": c.name }, carriedText(table.suits, c.type, v.session[c.name]),
+      after ? el("div", { class: "next small" }, `next deal: ${carriedText(table.suits, c.type, after[c.name])}`) : null),
+    c.doc ? el("div", { class: "doc small" }, c.doc) : null]);
+  return el("div", { class: "box", id: "session", "data-session": JSON.stringify(v.session) },
+    el("h3", {}, "Carried from deal to deal"), el("dl", { class: "kv carried" }, items));
+}
+
 function historyBox(msg) {
   const { table, state: v, you } = msg;
   const items = [];
@@ -283,7 +297,7 @@ function render(msg) {
       controlBar(msg),
       mine,
       el("div", { class: "status", id: "status" })),
-    el("aside", { class: "aside" }, infoBox(msg), historyBox(msg), tricksBox(msg), sheetBox(msg))));
+    el("aside", { class: "aside" }, infoBox(msg), sessionBox(msg), historyBox(msg), tricksBox(msg), sheetBox(msg))));
 }
 
 connect();
