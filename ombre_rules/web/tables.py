@@ -87,6 +87,13 @@ class Table:
         self.sheet.append({"deal": self.deal_no + 1, "dealer": s.dealer, "declarer": res.declarer,
                            "contract": res.contract, "outcome": res.outcome, "payments": list(res.payments),
                            "pool": res.pool_after, "totals": list(self.session.ledger)})
+        end = self.rules.session_end
+        if self.finished and end is not None and end.close is not None:
+            # the table's last deal: the variant's closing payments (session.close), a row of their own
+            closed = self.session.close()
+            self.sheet.append({"deal": self.deal_no + 1, "close": True, "dealer": s.dealer, "declarer": None,
+                               "contract": None, "outcome": "session_close", "payments": list(closed.payments),
+                               "pool": closed.pool_after, "totals": list(self.session.ledger)})
         if store is not None:
             store.finish_deal(self.row.id, self.deal_no, to_record(s))
 

@@ -383,3 +383,20 @@ def test_the_session_values_are_public_and_follow_the_deals(client):
             assert client.post(f"/api/tables/{tid}/next", json={"token": tok}).status_code == 200
     assert seen == [("won", None, {"couleur": "diamonds"}), ("lost", "diamonds", {"couleur": "diamonds"}),
                     ("lost", "diamonds", {"couleur": "diamonds"})]
+
+
+def test_the_last_deal_of_a_table_makes_the_variants_closing_payments(client):
+    # Tresillo shares the plate out when the session ends (session.close): 3 shares and the rest to the dealer
+    t = new_table(client, variant="tresillo", seats=("human", "greedy", "greedy", "greedy"), seed=5, deals=1)
+    tid, tok = t["id"], token(t["seats"][0]["url"])
+    v, _ = play_out(client, tid, tok)
+    res, table = v["state"]["result"], v["table"]
+    deal, close = table["sheet"]
+    assert (deal["payments"], deal["pool"]) == (res["payments"], res["pool_after"])
+    share, rest = divmod(res["pool_after"], 4)
+    assert res["pool_after"] > 0, "the deal must leave something in the plate to share"
+    assert close["close"] and close["outcome"] == "session_close"
+    assert close["payments"] == [share + (rest if seat == v["state"]["dealer"] else 0) for seat in range(4)]
+    assert close["pool"] == table["pool"] == 0
+    assert table["ledger"] == [a + b for a, b in zip(res["payments"], close["payments"], strict=True)]
+    assert table["finished"] and sum(table["ledger"]) == 0

@@ -225,7 +225,7 @@ function sheetBox(msg) {
   const n = table.seats.length;
   const head = el("tr", {}, el("th", {}, "Deal"), Array.from({ length: n }, (_, i) => el("th", {}, i === you ? "You" : `S${i}`)));
   const rows = table.sheet.map((d) => el("tr", { title: `${humanize(d.outcome)}${d.contract ? " · " + contractText(table, d.contract) : ""}` },
-    el("td", {}, `${d.deal}. ${humanize(d.outcome)}`), d.payments.map((p) => el("td", {}, signed(p)))));
+    el("td", {}, d.close ? "Session's close" : `${d.deal}. ${humanize(d.outcome)}`), d.payments.map((p) => el("td", {}, signed(p)))));
   const total = el("tr", { class: "total" }, el("td", {}, "Total"), table.ledger.map((p) => el("td", {}, signed(p))));
   return el("div", { class: "box", id: "sheet" }, el("h3", {}, `Score sheet · deal ${table.deal} of ${table.deals}`),
     el("table", { class: "sheet" }, el("thead", {}, head), el("tbody", {}, rows, total)),
