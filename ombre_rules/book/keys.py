@@ -197,7 +197,7 @@ FUNC_DOCS: dict[str, tuple[str, str, str]] = {
         'group_points([c.points for c in pile(declarer)], 3, 2)',
     ),
     'abs': ('number', 'number', 'abs(tricks(declarer) - 5)'),
-    'rest': ('list', 'list', 'rest(session.puestas)'),
+    'rest': ('list', 'list', 'rest(session.board)'),
     'card': ('rank, suit', 'card or none', 'card(A, trump)'),
     'suit': ('card', 'suit', 'suit(card) == led_suit'),
     'outranks': ('card, card', 'bool', 'outranks(led_card, card)'),

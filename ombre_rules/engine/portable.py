@@ -91,7 +91,7 @@ def to_text(state) -> str:
 
 
 def carry_words(rules, values: tuple) -> str:
-    """Carried values for people, by name: `beasts [15, 30], first_beast codille` (none: not set)."""
+    """Carried values for people, by name: `board [15, 30], mode open` (none: not set)."""
     def word(v) -> str:
         if isinstance(v, bool):
             return "yes" if v else "no"
