@@ -9,7 +9,7 @@ import pytest
 import yaml
 from lark.exceptions import LarkError
 
-from ombre_rules import IllegalActionError, State, load
+from ombre_rules import IllegalActionError, SpecError, State, load
 from ombre_rules.book import diff, diff_html, rulebook, rulebook_html, rulebook_md
 from ombre_rules.book.keys import EXPECT_DOCS, FUNC_DOCS, KEY_DOCS, SCENARIO_DOCS, VAR_DOCS
 from ombre_rules.book.reference import SCOPES, reference_md, schema_keys
@@ -326,3 +326,18 @@ def test_the_result_carries_the_account_and_compares_by_it():
     assert tuple(pays) == res.payments and pool == res.pool_after - res.pool_before
     back = pickle.loads(pickle.dumps(res))
     assert back == res and back.account == res.account
+
+
+def test_cite_may_name_any_citable_section_even_one_the_book_leaves_out(tmp_path):
+    # the books that options are compared by leave the options section out; a cite of it is still valid
+    from ombre_rules.book.build import build
+
+    p = tmp_path / "house.yaml"
+    p.write_text("extends: taroc-lhombre\ncite: {options: [SEED-RU], play: [SEED-RU]}\n", encoding="utf-8")
+    rules = load(str(p))
+    bare = {s.key: s.sources for s in build(rules, options=False, examples=False).sections}
+    assert "options" not in bare and "SEED-RU" in bare["play"]
+    assert {s.key: s.sources for s in rulebook(rules).sections}["options"] == ["SEED-RU"]
+    p.write_text("extends: taroc-lhombre\ncite: {sesion: [X]}\n", encoding="utf-8")
+    with pytest.raises(SpecError, match="cite: unknown section 'sesion' \\(did you mean 'session'\\?\\)"):
+        rulebook(load(str(p)))

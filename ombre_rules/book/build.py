@@ -415,7 +415,7 @@ class Builder:
         """The sources of each section: the tags the file's `cite:` gives it, and any [TAG] in its words."""
         tags = self.book.sources
         cited = self.data.get("cite") or {}
-        keys = {s.key for s in self.book.sections}
+        keys = {s.key for s in self.book.sections} | CITABLE  # a citable section may be left out of this book
         for key, given in cited.items():
             if key not in keys:
                 raise SpecError(f"cite: unknown section '{key}'{did_you_mean(key, keys)}",
@@ -435,6 +435,11 @@ class Builder:
             src = self.book.section("sources", "Sources", compare=False)
             src.table("sources", "The sources this variant follows", ["tag", "source"],
                       [[t, c] for t, c in tags.items()])
+
+
+# the sections `cite:` may name in any file, whether or not a book has them (besides each contract.NAME)
+CITABLE = frozenset({"table", "pack", "names", "ranks", "deal", "auction", "defence", "play", "outcomes",
+                     "scoring", "session", "options"})
 
 
 def build(rules: Any, options: bool = True, examples: bool = True, effects: bool = True) -> Book:
