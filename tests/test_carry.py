@@ -3,28 +3,17 @@ steps, carried by sessions, records and replays; errors at load time at their pl
 import re
 
 import pytest
+from housefiles import house, load_errors
 
-from ombre_rules import OmbreError, SpecError, load
+from ombre_rules import OmbreError, load
 from ombre_rules.engine import State
 from ombre_rules.players import make_player
 from ombre_rules.records import ReplayError, replay, to_record
 from ombre_rules.session import Session
 
 
-def _house(tmp_path, text):
-    p = tmp_path / "house.yaml"
-    p.write_text(text, encoding="utf-8")
-    return str(p)
-
-
-def _errors(path):
-    with pytest.raises(SpecError) as ei:
-        load(path)
-    return [f"{e.loc.line}:{e.loc.col}: {e.message.splitlines()[0]}" for e in ei.value.errors]
-
-
 def test_declaration_and_use_errors_name_their_place(tmp_path):
-    path = _house(tmp_path, """extends: cinquillo
+    path = house(tmp_path, """extends: cinquillo
 session:
   carry:
     couleur: {type: suit, once: true}
@@ -44,7 +33,7 @@ let:
   y: "session"
   z: "session.win"
 """)
-    assert _errors(path) == [
+    assert load_errors(path) == [
         "5:10: session value 'bad' needs a type (one of int, bool, str, suit, list): its start value null does "
         "not tell it",
         "16:15: the session's values cannot be used in names (only where a deal is known: outcomes, scoring, bid, "
@@ -59,11 +48,11 @@ let:
 
 
 def test_a_variant_without_carried_values_refuses_them(tmp_path):
-    path = _house(tmp_path, """extends: ombre
+    path = house(tmp_path, """extends: ombre
 let:
   z: "session.beasts"
 """)
-    assert _errors(path) == ["3:15: unknown session value 'beasts' (the file declares none under session.carry)"]
+    assert load_errors(path) == ["3:15: unknown session value 'beasts' (the file declares none under session.carry)"]
     with pytest.raises(OmbreError, match="carries no values between deals"):
         State(load("ombre"), seed=1, session={"beasts": []})
 
@@ -81,7 +70,7 @@ def test_given_values_are_checked(given, msg):
 
 
 def test_a_once_value_is_fixed_by_the_first_game_won(tmp_path):
-    path = _house(tmp_path, """extends: cinquillo
+    path = house(tmp_path, """extends: cinquillo
 session:
   carry:
     couleur: {type: suit, once: true, doc: the trump of the first game won}

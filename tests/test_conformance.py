@@ -2,25 +2,14 @@
 from __future__ import annotations
 
 import json
-import os
 import random
 
 import pytest
+from sizes import share
 
 from ombre_rules import State, load
 from ombre_rules.engine.view import visible_cards
 from ombre_rules.records import replay, to_record
-
-# The runs' full sizes are those the issues ask for (10,000 deals of each default game, and of each option of the
-# earlier variants); the suite runs a share of each, so that CI stays short: OMBRE_CONFORMANCE=1 runs them whole
-# (README, "Tests"), OMBRE_CONFORMANCE=0.1 a tenth.
-SHARE = float(os.environ.get("OMBRE_CONFORMANCE", "0.2"))
-
-
-def share(full: int) -> int:
-    """The deals a run of `full` deals plays in this suite (at least 100)."""
-    return max(100, round(full * SHARE))
-
 
 DEALS = share(10_000)
 LATER_DEALS = share(10_000)  # the later variants' default games

@@ -6,6 +6,7 @@ import json
 import random
 
 import pytest
+from sizes import share
 
 from ombre_rules import State, load
 from ombre_rules.engine.view import visible_cards
@@ -13,7 +14,7 @@ from ombre_rules.log import format_deal
 from ombre_rules.players import act
 from ombre_rules.records import replay, to_record
 
-DEALS = 10_000
+DEALS = share(10_000)
 RECORD_EVERY = 25  # one deal in so many also goes through a JSON record and `records.replay`
 
 # Each variant alone, then each option: options of different keys share a run (each still gets DEALS deals);

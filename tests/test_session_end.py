@@ -3,8 +3,9 @@ Session plays until the end and closes once; `ombre play --session` plays a whol
 import os
 
 import pytest
+from housefiles import house, load_errors
 
-from ombre_rules import SpecError, load
+from ombre_rules import load
 from ombre_rules.cli import main
 from ombre_rules.players import make_player
 from ombre_rules.session import Session
@@ -12,16 +13,6 @@ from ombre_rules.session import Session
 HOUSE = "tests/data/session_end.yaml"
 
 
-def _house(tmp_path, text):
-    p = tmp_path / "house.yaml"
-    p.write_text(text, encoding="utf-8")
-    return str(p)
-
-
-def _errors(path):
-    with pytest.raises(SpecError) as ei:
-        load(path)
-    return [f"{e.loc.line}:{e.loc.col}: {e.message.splitlines()[0]}" for e in ei.value.errors]
 
 
 def _players(rules):
@@ -29,14 +20,14 @@ def _players(rules):
 
 
 def test_errors_name_their_place(tmp_path):
-    path = _house(tmp_path, """extends: ombre
+    path = house(tmp_path, """extends: ombre
 session:
   end_when: "tricks(declarer) > 3"
   close:
     - {set: {x: 1}}
     - {pay: {from: players, to: declarer, amount: "session.nope"}}
 """)
-    assert _errors(path) == [
+    assert load_errors(path) == [
         "3:14: 'tricks' cannot be used in the session's end (session.end_when)",
         "5:13: set: has no next deal to give values to here",
         "6:33: unknown name 'declarer' (did you mean 'dealer'?)",
@@ -45,12 +36,12 @@ session:
 
 
 def test_the_session_names_are_not_deal_names(tmp_path):
-    path = _house(tmp_path, """extends: ombre
+    path = house(tmp_path, """extends: ombre
 let:
   late: "deals_played > 1"
   ahead: "score(declarer) > 0"
 """)
-    errs = _errors(path)
+    errs = load_errors(path)
     assert errs[0] == "3:10: unknown name 'deals_played' (did you mean 'tricks_played'?)"
     assert errs[1] == "4:11: 'score' cannot be used in let 'ahead'"
 
@@ -86,7 +77,7 @@ def test_a_session_plays_until_its_end_and_closes_once():
 
 
 def test_a_session_that_never_meets_its_end_stops_at_ten_times_its_deals(tmp_path):
-    rules = load(_house(tmp_path, "extends: ombre\nsession: {deals: 2, end_when: \"false\"}\n"))
+    rules = load(house(tmp_path, "extends: ombre\nsession: {deals: 2, end_when: \"false\"}\n"))
     s = Session(rules, seed=1)
     s.play_out(_players(rules))
     assert len(s.deals) == 20 and s.over and s.closed.payments == (0, 0, 0)
