@@ -287,3 +287,24 @@ def test_the_session_panel_shows_the_carried_values_deal_after_deal(browser, ser
                                                   "(next deal: \u2663 Clubs)")
     assert errors == []
     ctx.close()
+
+
+def test_the_score_sheet_shows_the_sessions_close(browser, server):
+    """A one-deal Tresillo table of bots: once its deal ends, the score sheet has a row for the session's close
+    (the plate shared out) and the totals include it."""
+    ctx = browser.new_context()
+    t = ctx.request.post(f"{server.url}/api/tables",
+                         data={"variant": "tresillo", "seats": ["greedy"] * 4, "seed": 5, "deals": 1}).json()
+    page = ctx.new_page()
+    page.goto(server.url + t["spectator"])
+    page.wait_for_selector("#sheet tr:has-text(\"Session's close\")", timeout=30_000)
+    table = server.app.state.tables.tables[t["id"]]
+    deal, close = table.sheet
+    rows = page.locator("#sheet tbody tr")
+    texts = [rows.nth(i).locator("td").all_inner_texts() for i in range(rows.count())]
+    signed = [f"{p:+d}" for p in close["payments"]]
+    assert texts[1] == ["Session's close", *signed]
+    assert texts[2] == ["Total", *[f"{p:+d}" for p in table.session.ledger]]
+    assert sum(close["payments"]) == deal["pool"] > 0
+    shot(page, "session-close")
+    ctx.close()
