@@ -58,6 +58,7 @@ class AnnounceStage:
                 self._set_trump(c.fixed_suit)
             elif self.trump is not None:
                 self._set_trump(self.trump)
+            self.trump_open = self.trump is None and c.trump_mode == "first_lead"
         if self.trump is None and self.contract.trump_mode == "named":
             self.phase = TRUMP
             self.to_move = self.declarer

@@ -48,6 +48,7 @@ class ContractStage:
             self._set_trump(contract.fixed_suit)
         elif mode == "none" or mode == "first_lead":  # first_lead: none until the first card is led
             self._set_trump(None)
+        self.trump_open = mode == "first_lead"
         self.ex_queue = list(self.orders[seat]) if contract.exchange.defenders else [seat]
         if contract.exchange.show_talon:
             self._show_talon()

@@ -34,7 +34,7 @@ class PlayStage:
             else:
                 self.lm = hand
                 acts = acts[:]
-        elif self.trump is None and self.contract.trump_mode == "first_lead":
+        elif self.trump_open:
             m = self.lm = self._lead_mask()
             acts = [c for c in acts if m >> c & 1]
         else:
@@ -55,7 +55,7 @@ class PlayStage:
                     if hand & bind:
                         m = hand & must
                         break
-            elif self.trump is None and self.contract.trump_mode == "first_lead":
+            elif self.trump_open:
                 m = self._lead_mask()
         bit = _BIT[a]
         if not m & bit:
@@ -77,7 +77,8 @@ class PlayStage:
                 if self.follow_high and self.ctx.eff[a] == self.ctx.eff[self.led]:
                     self.led = a  # the follow rules now answer this card
         else:
-            if self.trump is None and self.contract.trump_mode == "first_lead":  # the suit led is trumps
+            if self.trump_open:  # the suit led is trumps
+                self.trump_open = False
                 self._set_trump(self.rules.deck.cards[a].suit)
             self.tm = bit
             self.leader = self.best_seat = seat

@@ -73,7 +73,8 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
                  "handed", "pre", "taken_from", "ap_at", "carry", "carry_after",
                  "def_queue", "def_in", "def_out", "inviter", "invited", "def_refused",
                  "dbl_queue", "doubles", "doubler", "announced", "talon_shown",
-                 "follow_high")  # play.follow_answers = highest: `led` follows the highest card of its suit
+                 "follow_high",  # play.follow_answers = highest: `led` follows the highest card of its suit
+                 "trump_open")  # contract `trump: first_lead`: trumps wait for the first card led
 
     def __init__(self, rules: Ruleset, *, seed: int | None = None, dealer: int = 0, pool: int = 0,
                  hands: list[int] | None = None, talon: list[int] | None = None,
@@ -112,7 +113,7 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
         self.ex_count = self.ex_min = self.ex_max = 0
         self.ceded = self.ex_can_cede = self.ex_first_used = False
         self.committed = self.stopped = self.conceded = False
-        self.claim_pending = self.concede_ok = self.concede_refused = False
+        self.claim_pending = self.concede_ok = self.concede_refused = self.trump_open = False
         # sequences replaced (not changed in place) when their phase starts: shared empty tuples until then
         self.ex_queue = self.ex_acts = self.play_hands = self.consent_queue = self.keyrow = self.follow_rows = ()
         self.round_bids = self.bid_levels = ()
@@ -232,7 +233,7 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
         while True:
             ph = self.phase
             if ph == PLAY and not self.trick and not self.claim_pending and not self.concede_ok \
-                    and (self.trump is not None or self.contract.trump_mode != "first_lead"):  # trumps fixed
+                    and not self.trump_open:
                 self._random_tricks(rand)
             elif ph == EXCHANGE:
                 self._random_exchange(rand)

@@ -44,7 +44,7 @@ class Solver:
                  seconds: float | None = None) -> None:
         if state.phase not in (PLAY, XPLAY):
             raise NotInPlay(f"no cards are being played (phase {state.phase_name})")
-        if state.trump is None and state.contract.trump_mode == "first_lead":
+        if state.trump_open:
             raise NotInPlay("the trumps are not fixed yet: they are the suit of the first card led")
         if measure not in MEASURES:
             raise OmbreError(f"unknown measure '{measure}' (expected one of: {', '.join(MEASURES)})")
