@@ -3,6 +3,7 @@ reach their sinks (and --out) as they are played, and only a bounded number of c
 import json
 import math
 import random
+import re
 import signal
 import statistics
 from concurrent.futures import Future
@@ -173,8 +174,8 @@ def test_simulate_writes_lines_while_the_run_goes(tmp_path, monkeypatch, capsys)
     real = runner.run
     looked = []
 
-    def watched(*args):
-        for k, line in enumerate(real(*args)):
+    def watched(*args, **kw):
+        for k, line in enumerate(real(*args, **kw)):
             if k == 80:  # the run is not over: what --out holds so far is in its temporary file
                 assert not out.exists()
                 (part,) = tmp_path.glob(".deals.jsonl.*.part")
@@ -239,9 +240,14 @@ def test_run_on_processes_bounds_the_chunks_in_flight(monkeypatch):
             pass
 
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Pool)
-    lines = list(runner.run("ombre-a-dos", {}, ["random"] * 2, 1, 300, jobs=2))
+    events = []
+    lines = runner.run("ombre-a-dos", {}, ["random"] * 2, 1, 300, jobs=2,
+                       ready=lambda: events.append(("ready", log["submitted"])))
+    lines = [events.append("line") or x for x in lines]
     assert [x["deal"] for x in lines] == list(range(300))
-    assert log["most"] == WINDOW * 2 and log["submitted"] == len(list(chunks(300, 2)))
+    # one start-up task a worker, then the window of chunks; `ready` between them, before any line
+    assert events[0] == ("ready", 2) and events[1:] == ["line"] * 300
+    assert log["most"] == WINDOW * 2 and log["submitted"] == 2 + len(list(chunks(300, 2)))
     assert lines == play_chunk("ombre-a-dos", {}, ["random"] * 2, 1, 0, 300)
 
 
@@ -257,6 +263,29 @@ def test_chunks_shrink_towards_the_end():
 def test_dask_local_form(capsys):
     pytest.importorskip("distributed")
     here = list(runner.run("ombre", {}, ["greedy", "random", "greedy"], 6, 30))
-    assert list(runner.run("ombre", {}, ["greedy", "random", "greedy"], 6, 30, dask="local:2")) == here
+    events = []
+    there = [events.append("line") or x for x in runner.run("ombre", {}, ["greedy", "random", "greedy"], 6, 30,
+                                                           dask="local:2", ready=lambda: events.append("ready"))]
+    assert there == here and events == ["ready"] + ["line"] * 30
+
+
+def test_one_process_is_ready_before_its_first_deal():
+    events = []
+    lines = runner.run("ombre-a-dos", {}, ["random"] * 2, 1, 3, ready=lambda: events.append("ready"))
+    assert [events.append("line") or x["deal"] for x in lines] == [0, 1, 2]
+    assert events == ["ready", "line", "line", "line"]
+
+
+def test_simulate_says_how_long_the_workers_took_to_start(capsys):
+    from ombre_rules.cli import main
+
+    assert main(["simulate", "ombre-a-dos", "--deals", "6", "--jobs", "2", "-q"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert re.fullmatch(r"ombre-a-dos: 6 deals in \d+\.\d\ds = [\d.]+ deals/s \(players greedy,greedy, seed 1; "
+                        r"the workers started in \d+\.\d\ds before it\)", first), first
+    assert main(["simulate", "ombre-a-dos", "--deals", "6", "-q"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert re.fullmatch(r"ombre-a-dos: 6 deals in \d+\.\d\ds = [\d.]+ deals/s \(players greedy,greedy, seed 1\)",
+                        first), first
     assert main(["simulate", "ombre", "--deals", "2", "--dask", "local:0"]) == 1
     assert "bad --dask 'local:0' (expected a scheduler address or local:N, 0 < N <= 256)" in capsys.readouterr().err

@@ -90,6 +90,13 @@ def _worker_start(variant: str, options: dict) -> None:
     _rules(variant, options)
 
 
+def _worker_ready(pause: float) -> int:
+    """A first task for each local worker: it is up, with its rules, once this returns. The pause keeps a
+    worker from taking a second one before every other worker has started."""
+    time.sleep(pause)
+    return os.getpid()
+
+
 MAX_CHUNK = 100  # deals of one chunk at most: its lines travel back together
 WINDOW = 3  # chunks in flight per worker: the one it plays and two queued behind it
 
@@ -126,20 +133,24 @@ def ordered(submit: Callable[[int, int], Any], parts: Iterable[tuple[int, int]],
 
 
 def run(variant: str, options: dict, names: list[str], seed: int, deals: int, jobs: int = 1,
-        dask: str | None = None, double_dummy: bool = False) -> Iterator[dict]:
+        dask: str | None = None, double_dummy: bool = False,
+        ready: Callable[[], None] | None = None) -> Iterator[dict]:
     """The result lines of a run, in deal order, as they are played: here, in `jobs` local processes, or on the
     Dask cluster at address `dask` (`local:N`: a cluster of N one-thread worker processes started for the run).
     At most WINDOW chunks a worker are out at any time, so memory does not grow with the run. `double_dummy`
-    adds the double-dummy measure to each line."""
+    adds the double-dummy measure to each line. `ready` is called once the workers are up, with the rules
+    loaded, just before the first deal goes out: what comes after it is the run's play."""
     rules = _rules(variant, options)
     if len(names) != rules.players:
         raise OmbreError(f"--players names {len(names)} players; {rules.variant} has {rules.players} seats")
     for nm in set(names):
         make_player(nm, 0, rules)  # unknown names fail here, before any work starts
     if dask is not None:
-        yield from _run_dask(variant, options, names, seed, deals, dask, double_dummy)
+        yield from _run_dask(variant, options, names, seed, deals, dask, double_dummy, ready)
         return
     if jobs <= 1:
+        if ready is not None:
+            ready()
         for i in range(deals):
             yield play_deal(rules, names, seed, i, double_dummy)
         return
@@ -147,6 +158,12 @@ def run(variant: str, options: dict, names: list[str], seed: int, deals: int, jo
 
     ex = ProcessPoolExecutor(jobs, initializer=_worker_start, initargs=(variant, options))
     try:
+        # every worker started and its rules loaded before the play begins (a worker starts at its first task)
+        for f in [ex.submit(_worker_ready, 0.05) for _ in range(jobs)]:
+            f.result()
+        if ready is not None:
+            ready()
+
         def submit(first: int, count: int):
             return ex.submit(play_chunk, variant, options, names, seed, first, count, double_dummy)
 
@@ -190,9 +207,12 @@ def _client(address: str) -> Iterator[Any]:
 
 
 def _run_dask(variant: str, options: dict, names: list[str], seed: int, deals: int, address: str,
-              double_dummy: bool = False) -> Iterator[dict]:
+              double_dummy: bool = False, ready: Callable[[], None] | None = None) -> Iterator[dict]:
     with _client(address) as client:
         workers = max(1, sum(client.nthreads().values()))
+        client.run(_rules, variant, options)  # the rules loaded on every worker before the play begins
+        if ready is not None:
+            ready()
 
         def submit(first: int, count: int):
             return client.submit(play_chunk, variant, options, names, seed, first, count, double_dummy, pure=False)

@@ -73,6 +73,10 @@ def parse_variant_string(text: str) -> tuple[str, dict[str, str]]:
     return name, opts
 
 
+# the built-in files are the package's own: read for their ids with libyaml's safe loader where there is one
+_FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 @lru_cache(maxsize=1)
 def builtin_index() -> dict[str, str]:
     """Built-in variant ids and aliases, each mapped to its file."""
@@ -83,7 +87,7 @@ def builtin_index() -> dict[str, str]:
     for path in sorted(folder.glob("*.yaml")):
         try:
             with open(path, encoding="utf-8") as f:
-                data = yaml.safe_load(f) or {}
+                data = yaml.load(f, Loader=_FAST_LOADER) or {}  # noqa: S506 - a safe loader
         except (OSError, yaml.YAMLError):
             continue
         if not isinstance(data, dict):
