@@ -1,11 +1,15 @@
 """Engine guarantees beyond the scenario files: sandboxing, deals given from outside, the pool, records."""
 from __future__ import annotations
 
+import gc
+import random
+
 import pytest
 
-from ombre_rules import OmbreError, SpecError, State, load
+from ombre_rules import OmbreError, SpecError, State, bench, load
 from ombre_rules.records import replay, to_record
 from ombre_rules.records import write as write_records
+from ombre_rules.sim.speed import builtin_variants
 
 
 def test_expressions_cannot_reach_python_internals(write):
@@ -123,3 +127,24 @@ def test_sit_out_must_leave_the_same_number_playing(write):
         load(path)
     assert "must name the same number of seats for every dealer" in str(ei.value)
     assert str(ei.value).startswith(f"{path}:3:16:")
+
+
+@pytest.mark.parametrize("variant", builtin_variants())
+def test_a_finished_deal_is_freed_without_the_cycle_collector(variant):
+    """Nothing of a deal refers back to it once it is over (its result's account reads the state, the state
+    does not hold the result): random deals leave no garbage for the cycle collector, and the result still
+    gives its account."""
+    rules = load(variant)
+    bench.run(rules, 20, 1)
+    gc.collect()
+    gc.disable()
+    try:
+        bench.run(rules, 200, 2, warmup=0)
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
+    s = State(rules, seed=5)
+    s.random_playout(random.Random(5).random)
+    res = s.result
+    del s
+    assert tuple(res.account) and res.account == res.account

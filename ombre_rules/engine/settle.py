@@ -9,7 +9,6 @@ from typing import Any, NamedTuple
 
 from ..envs import DealEnv
 from ..errors import OmbreError
-from ..explain.account import Account
 from ..lang.compiler import block_error
 from .carry import as_json
 from .phases import DONE
@@ -77,11 +76,12 @@ class SettleStage:
         self.to_move = -1
         r = self.rules
         self.outcome = self._run_block(r.finish_all_pass if all_pass else self.contract.finish)
-        self.result = _new_tuple(Result, (self.outcome, self.declarer if self.declarer >= 0 else None,
-                                          self.contract.name if self.contract else None,
-                                          self.trump.name if self.trump is not None else None, tuple(self.tricks),
-                                          tuple(self.payments), self.pool_before, self.pool, Account(self),
-                                          as_json(r, self.carry), as_json(r, self.carry_after)))
+        # kept without its account (State.result adds one that reads the state: no cycle through the state)
+        self.res = _new_tuple(Result, (self.outcome, self.declarer if self.declarer >= 0 else None,
+                                       self.contract.name if self.contract else None,
+                                       self.trump.name if self.trump is not None else None, tuple(self.tricks),
+                                       tuple(self.payments), self.pool_before, self.pool, (),
+                                       as_json(r, self.carry), as_json(r, self.carry_after)))
 
     def _legal_done(self) -> list[int]:
         """The deal is over: nothing is legal."""

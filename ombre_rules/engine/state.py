@@ -12,6 +12,7 @@ from typing import Any
 from ..checks import action_id
 from ..envs import SEAT_VARS, DealEnv
 from ..errors import IllegalActionError, OmbreError, SpecError
+from ..explain.account import Account
 from ..ruleset import Contract, Ruleset
 from . import portable
 from .all_pass import AllPassStage
@@ -47,7 +48,7 @@ from .phases import (
     XPLAY,
 )
 from .play import PlayStage
-from .settle import Result, SettleStage
+from .settle import Result, SettleStage, _new_tuple
 
 __all__ = ["State", "Result", "shuffled"]
 
@@ -68,7 +69,7 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
                  "declarer", "contract", "trump", "turned", "high", "high_seat", "high_level", "passed",
                  "first_bidder", "round_no", "round_bids", "bid_levels", "ex_queue", "ex_first_used", "ceded",
                  "drawn", "last_exchanger", "play_hands", "committed", "stopped", "conceded", "concede_refused",
-                 "consent_queue", "result", "outcome", "called", "partner", "told", "claim_seat", "bid_of",
+                 "consent_queue", "res", "acct", "outcome", "called", "partner", "told", "claim_seat", "bid_of",
                  "orders", "tn", "shown", "end_when", "high_by", "duel_p", "duel_q", "duel_queue",
                  "handed", "pre", "taken_from", "ap_at", "carry", "carry_after",
                  "def_queue", "def_in", "def_out", "inviter", "invited", "def_refused",
@@ -105,7 +106,7 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
         self.leader = self.led = self.best = self.best_seat = self.lm = -1
         self.tm = 0
         self.contract: Contract | None = None
-        self.trump = self.ctx = self.lc = self.result = self.outcome = None
+        self.trump = self.ctx = self.lc = self.res = self.acct = self.outcome = None
         self.discards = [0] * n
         self.drawn = [0] * n
         self.tricks = [0] * n
@@ -149,6 +150,16 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
             self._start_lay_away(dealer)
         else:
             self._start_auction(0, rules.main_round)
+
+    @property
+    def result(self) -> Result | None:
+        """How the deal ended (None before). Made at each read from what `_finish` kept, with an account that
+        reads this state: the state holds no reference to its result, so a finished deal is freed as soon as
+        nobody holds it, not by the cycle collector."""
+        res = self.res
+        if res is None:
+            return None
+        return _new_tuple(Result, res[:8] + (Account(self),) + res[9:])
 
     @property
     def phase_name(self) -> str:
@@ -286,12 +297,19 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
         return view(self, seat, actions)
 
     def account(self) -> tuple:
-        """The account of a finished deal's payments: each transfer, labelled (`ombre_rules.explain.account`)."""
-        return tuple(self.result.account) if self.result is not None else ()
+        """The account of a finished deal's payments: each transfer, labelled (`ombre_rules.explain.account`),
+        worked out when first asked for."""
+        if self.res is None:
+            return ()
+        if self.acct is None:
+            from ..explain.account import account
+
+            self.acct = account(self)
+        return self.acct
 
     def returns(self) -> list[int]:
         """Each seat's net payment once the deal is over (zeros before)."""
-        return list(self.result.payments) if self.result else [0] * self.n
+        return list(self.res.payments) if self.res is not None else [0] * self.n
 
     def _illegal(self, a: int) -> None:
         r = self.rules

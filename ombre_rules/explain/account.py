@@ -196,7 +196,7 @@ class Account(Sequence):
 
     def entries(self) -> tuple[Entry, ...]:
         if self._entries is None:
-            self._entries = account(self._state)
+            self._entries = self._state.account()  # worked out once per state (State.account)
             self._state = None  # the finished deal is no longer needed
         return self._entries
 
