@@ -7,23 +7,16 @@ once per explained deal.
 from __future__ import annotations
 
 import operator
-from functools import lru_cache
 from typing import Any
 
 from lark import Tree
 
 from ..envs import name_attr
 from ..lang.builtins import PURE, RUNTIME
-from ..lang.compiler import CARRIED, parser
+from ..lang.compiler import CARRIED, parse
 
 _CMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
         ">=": operator.ge, "in": lambda a, b: a in b, "not in": lambda a, b: a not in b}
-
-
-@lru_cache(maxsize=4096)
-def parse(text: str) -> Tree:
-    """The Lark tree of an expression (cached; expressions are few and short)."""
-    return parser().parse(text)
 
 
 class Evaluator:

@@ -9,6 +9,7 @@ import ast
 import copy
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from lark import Lark, Token, Tree
@@ -28,7 +29,7 @@ _TOKEN_TEXT = {
     "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '//' or '%'", "MINUS": "'-'", "$END": "the end",
 }
 
-__all__ = ["Block", "Compiler", "Expr", "Let", "Namespace", "Site", "block_error", "parser"]
+__all__ = ["Block", "Compiler", "Expr", "Let", "Namespace", "Site", "block_error", "parse", "parser"]
 
 _parser: Lark | None = None
 
@@ -40,6 +41,13 @@ def parser() -> Lark:
         with open(grammar_path(), encoding="utf-8") as f:
             _parser = Lark(f.read(), parser="lalr", propagate_positions=True, maybe_placeholders=True)
     return _parser
+
+
+@lru_cache(maxsize=4096)
+def parse(text: str) -> Tree:
+    """The tree of an expression's text, parsed once: the same text stands in many places (a contract's
+    settlement repeats the variant's), and trees are only read."""
+    return parser().parse(text)
 
 
 @dataclass(frozen=True)
@@ -170,7 +178,7 @@ class Compiler:
             raise ExprError(f"expression of {len(text)} characters (at most {MAX_EXPR_CHARS})",
                             source.loc if source else None)
         try:
-            tree = parser().parse(text)
+            tree = parse(text)
         except UnexpectedInput as e:
             raise self._syntax_error(e, text, source) from None
         job = _Job(self, text, source, site)

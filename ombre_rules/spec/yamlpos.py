@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -105,11 +106,19 @@ def _at(file: str, mark) -> Loc:
     return Loc(file, mark.line + 1, mark.column + 1) if mark is not None else Loc(file, 1, 1)
 
 
-def _scan(text: str, file: str) -> None:
+# libyaml's parser where PyYAML has it (the same events and nodes, with the same marks, about ten times
+# faster); a document it refuses is read again by the pure-Python parser, whose messages _yaml_message knows
+_FAST = getattr(yaml, "CSafeLoader", None)
+# where the two differ: libyaml counts places differently after a byte-order mark, and accepts some tabs
+# that PyYAML refuses; a text with either is read by PyYAML alone
+_AWKWARD = re.compile("[\ufeff\t]")
+
+
+def _scan(text: str, file: str, loader: type) -> None:
     """Check the document's events before anything is built: nesting depth, aliases and explicit tags
     (only plain YAML is read)."""
     depth = aliases = 0
-    for ev in yaml.parse(text, Loader=yaml.SafeLoader):
+    for ev in yaml.parse(text, Loader=loader):
         if isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
             depth += 1
             if depth > MAX_DEPTH:
@@ -130,9 +139,17 @@ def load_text(text: str, file: str) -> PositionedDoc:
     the limits above."""
     if len(text) > MAX_FILE_BYTES:
         raise SpecError(f"the file is larger than {MAX_FILE_BYTES} bytes", Loc(file, 1, 1))
+    node = None
+    if _FAST is not None and not _AWKWARD.search(text):
+        try:
+            _scan(text, file, _FAST)
+            node = yaml.compose(text, Loader=_FAST)
+        except yaml.YAMLError:
+            node = None  # read again below, for PyYAML's own message
     try:
-        _scan(text, file)
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        if node is None:
+            _scan(text, file, yaml.SafeLoader)
+            node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         loc = Loc(file, mark.line + 1, mark.column + 1) if mark else Loc(file, 1, 1)
