@@ -3,12 +3,11 @@ cards, and bids from a hand evaluation made with the variant's own rank tables."
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from itertools import pairwise
 
 from ..cards import bits
 from ..engine.phases import DONE
-from .seat import Seat, from_view
+from .seat import Seat, from_view, same_side
 
 # A bid needs this share of the tricks above an equal share (a declarer must beat each opponent).
 BID_MARGIN = 0.08
@@ -30,16 +29,16 @@ class Tables:
     """Per trump context, what the greedy player asks of every card, worked out once: the cards that beat it
     when it leads its own suit, its order of keeping, and the cards in the orders the estimates walk them."""
 
-    __slots__ = ("ctx", "beats", "keep", "median", "power", "tm", "pm", "tdesc", "plain", "suit_cards", "ordered",
-                 "pasc", "adesc", "aasc", "memo", "tshares", "lead_high", "lead_low")
+    __slots__ = ("ctx", "full", "beats", "keep", "median", "power", "tm", "tdesc", "plain",
+                 "ordered", "pasc", "adesc", "aasc", "memo", "tshares", "lead_high", "lead_low")
 
     def __init__(self, ctx) -> None:
         deck = ctx.rules.deck
         n = deck.size
         power = self.power = ctx.power
         tm = self.tm = ctx.trump_mask
-        self.pm = deck.full_mask & ~tm
         self.ctx = ctx
+        self.full = deck.full_mask
         self.beats = []
         for c in range(n):
             row = ctx.key[ctx.eff[c]]
@@ -413,41 +412,47 @@ class GreedyPolicy:
 
     # -- play ------------------------------------------------------------------------------------------
     def play(self, s: Seat, legal: list[int]) -> int:
-        nc = s.rules.A_DISCARD
-        return self.card(s.ctx, s.seat, s.declarer, s.contract, s.seen, s.trick, s.partners, s.active,
-                         [a for a in legal if a < nc])
+        r = s.rules
+        nc = r.A_DISCARD
+        cards = [a for a in legal if a < nc]
+        if s.seat == s.declarer and tricks_allowed(r, s.contract) is not None:
+            return duck(s.ctx, s.trick, cards)
+        t = tables(s.ctx)
+        return card(t, s.seat, s.declarer, s.partner, s.hidden_partner, t.full & ~s.seen, s.trick, s.active, cards)
 
-    def card(self, ctx, seat: int, declarer: int | None, contract, seen: int, trick: list[tuple[int, int]],
-             partners: Callable[[], set[int]], active: int, cards: list[int]) -> int:
-        """The card to play of `cards` for `seat`, which knows the places of the cards `seen`, with `trick` (seat,
-        card) in play, `partners()` its side, `active` seats playing, and the rank tables `ctx`."""
-        r = ctx.rules
-        t = tables(ctx)
-        beats = t.beats
-        unseen = r.deck.full_mask & ~seen
-        if seat == declarer and tricks_allowed(r, contract) is not None:
-            return duck(ctx, trick, cards)
-        if not trick:
-            masters = [c for c in cards if not unseen & beats[c]]
-            if masters:
-                return max(masters, key=t.lead_high.__getitem__)
-            tm = t.tm
-            plain = [c for c in cards if not tm >> c & 1]
-            return min(plain or cards, key=t.lead_low.__getitem__)
-        row = ctx.key[ctx.eff[trick[0][1]]]
-        best_seat, best = max(trick, key=lambda sc: row[sc[1]])
-        if best_seat in partners():
-            return min(cards, key=t.keep.__getitem__)
-        top = row[best]
-        winners = sorted((c for c in cards if row[c] > top), key=row.__getitem__)
-        if not winners:
-            return min(cards, key=t.keep.__getitem__)
-        if len(trick) == active - 1:
-            return winners[0]
-        for c in winners:  # the cheapest card no unseen card can overtake in this trick
-            if not unseen & beats[c]:
-                return c
+
+def card(t: Tables, seat: int, declarer: int | None, partner: int | None, hidden: bool, unseen: int,
+         trick: list[tuple[int, int]], active: int, cards: list[int]) -> int:
+    """The card to play of `cards` for `seat` (not the declarer of a contract won by taking few tricks: he
+    ducks) with the rank tables of `t`, the cards `unseen` whose places it does not know, `trick` (seat,
+    card) in play, `active` seats playing, and the declarer and his partner as it knows them (`same_side`)."""
+    beats = t.beats
+    if not trick:
+        masters = [c for c in cards if not unseen & beats[c]]
+        if masters:
+            return max(masters, key=t.lead_high.__getitem__)
+        tm = t.tm
+        plain = [c for c in cards if not tm >> c & 1]
+        return min(plain or cards, key=t.lead_low.__getitem__)
+    ctx = t.ctx
+    best_seat, c = trick[0]
+    row = ctx.key[ctx.eff[c]]
+    top = row[c]
+    for sc in trick:  # the first of the highest
+        k = row[sc[1]]
+        if k > top:
+            best_seat, top = sc[0], k
+    if same_side(seat, best_seat, declarer, partner, hidden):
+        return min(cards, key=t.keep.__getitem__)
+    winners = sorted((c for c in cards if row[c] > top), key=row.__getitem__)
+    if not winners:
+        return min(cards, key=t.keep.__getitem__)
+    if len(trick) == active - 1:
         return winners[0]
+    for c in winners:  # the cheapest card no unseen card can overtake in this trick
+        if not unseen & beats[c]:
+            return c
+    return winners[0]
 
 
 def duck(ctx, trick: list[tuple[int, int]], cards: list[int]) -> int:
@@ -469,6 +474,7 @@ class GreedyPlayer:
 
     name = "greedy"
     view_actions = "facts"  # its view's facts as masks (`engine.view.seat_facts`): no names to build and read
+    forced_unseen = True  # one legal action is taken without a view
 
     def __init__(self, seed: int | None = None, rules=None) -> None:
         self.rules = rules

@@ -8,8 +8,8 @@ import time
 
 from ..engine import DONE
 from ..engine.phases import PLAY
-from ..engine.view import rank_context, side_of
-from .greedy import GreedyPolicy
+from ..engine.view import rank_context
+from .greedy import GreedyPolicy, card, duck, tables, tricks_allowed
 from .sample import Knowledge, sample
 from .seat import from_state, from_view, played_cards, world_partner, world_trick
 
@@ -31,20 +31,24 @@ def playout(world, policy: GreedyPolicy) -> None:
 
 def _play(world, policy: GreedyPolicy) -> None:
     """Play on while the world is in the play phase: greedy's card for every seat, worked out from what stays
-    fixed through the phase (the rank tables, the seats playing) and the cards played, kept up card by card;
-    a choice other than a card (a claim, a concession) as greedy makes it from the seat's situation."""
+    fixed through the phase (the rank tables, the seats playing, the declarer's aim) and the cards played and
+    the trick in play, kept up card by card; a choice other than a card (a claim, a concession) as greedy makes
+    it from the seat's situation."""
     r = world.rules
     nd = r.A_DISCARD
     trump = world.trump
-    ctx = rank_context(r, world.contract, trump)
     contract = world.contract
+    ctx = rank_context(r, contract, trump)
+    t = tables(ctx)
+    full = t.full
     declarer = world.declarer if world.declarer >= 0 else None
+    low = declarer is not None and tricks_allowed(r, contract) is not None
     sitters = r.sitters[world.dealer]
     active = r.players - len(sitters) + (world.declarer in sitters)
     played = played_cards(world)
+    trick = world_trick(world)
     legal_actions = world.legal_actions
     apply = world.apply
-    card = policy.card
     while world.phase == PLAY:
         legal = legal_actions()
         seat = world.to_move
@@ -52,17 +56,25 @@ def _play(world, policy: GreedyPolicy) -> None:
             a = legal[0]
         elif legal[-1] >= nd:
             a = policy.choose(from_state(world, seat), legal)
+        elif low and seat == declarer:
+            a = duck(ctx, trick, legal)
         else:
             partner, hidden = world_partner(world, seat)
-            seen = world.hands[seat] | world.discards[seat] | played
-            a = card(ctx, seat, declarer, contract, seen, world_trick(world),
-                     lambda s=seat, p=partner, h=hidden: side_of(s, declarer, p, h, r.players), active, legal)
+            a = card(t, seat, declarer, partner, hidden, full & ~(world.hands[seat] | world.discards[seat] | played),
+                     trick, active, legal)
         apply(a)
-        if a < nd:
-            played |= 1 << a
-            if world.trump is not trump:  # trumps fixed by the first lead (contract `trump: first_lead`)
-                trump = world.trump
-                ctx = rank_context(r, contract, trump)
+        if a >= nd:
+            trick = world_trick(world)
+            continue
+        played |= 1 << a
+        if world.trick:
+            trick.append((seat, a))
+        else:
+            trick = []
+        if world.trump is not trump:  # trumps fixed by the first lead (contract `trump: first_lead`)
+            trump = world.trump
+            ctx = rank_context(r, contract, trump)
+            t = tables(ctx)
 
 
 class PimcPlayer:
@@ -70,6 +82,7 @@ class PimcPlayer:
 
     name = "pimc"
     view_actions = True
+    forced_unseen = True  # one legal action is taken without a view
 
     def __init__(self, seed: int | None = None, rules=None, rollouts: int = DEFAULT_ROLLOUTS,
                  seconds: float | None = None, greedy_auction: bool = False, sampler=sample,

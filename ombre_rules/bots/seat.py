@@ -2,9 +2,9 @@
 world of a Monte-Carlo search, from that world's state (where every card is the sample's own guess)."""
 from __future__ import annotations
 
-from ..engine.view import Seat, partner_known
+from ..engine.view import Seat, partner_known, same_side
 
-__all__ = ["Seat", "from_state", "from_view"]
+__all__ = ["Seat", "from_state", "from_view", "same_side"]
 
 
 def from_view(rules, v: dict) -> Seat:

@@ -166,10 +166,6 @@ class Seat:
         fixed trump if it has one, else no trump)."""
         return rank_context(self.rules, self.contract, self.trump)
 
-    def partners(self) -> set[int]:
-        """The seats certainly on this seat's side (itself included)."""
-        return side_of(self.seat, self.declarer, self.partner, self.hidden_partner, self.rules.players)
-
 
 def rank_context(rules, contract, trump):
     """The rank tables of a contract and trump (or, before a contract, of the first contract, with its fixed
@@ -180,17 +176,16 @@ def rank_context(rules, contract, trump):
     return rules.context(c.ranking, trump)
 
 
-def side_of(seat: int, declarer: int | None, partner: int | None, hidden_partner: bool, players: int) -> set[int]:
-    """The seats `seat` knows for certain to be on its side (itself included), knowing the declarer, his
-    partner (None: none known) and whether he has a partner it does not know."""
+def same_side(seat: int, other: int, declarer: int | None, partner: int | None, hidden_partner: bool) -> bool:
+    """Whether `seat` knows for certain that `other` is on its side (itself included), knowing the declarer,
+    his partner (None: none known) and whether he has a partner it does not know."""
     if declarer is None:
-        return {seat}
-    side = {declarer} | ({partner} if partner is not None else set())
-    if seat in side:
-        return side
+        return other == seat
+    if seat == declarer or seat == partner:
+        return other == declarer or other == partner
     if hidden_partner:
-        return {seat}
-    return set(range(players)) - side
+        return other == seat
+    return other != declarer and other != partner
 
 
 def seat_facts(state, seat: int) -> Seat:

@@ -39,6 +39,7 @@ def play_deal(rules: Ruleset, names: list[str], seed: int, i: int, double_dummy:
     s = deal_seed(seed, i)
     n = rules.players
     players = [make_player(nm, s * 16 + k, rules) for k, nm in enumerate(names)]
+    unseen = [getattr(p, "forced_unseen", False) for p in players]
     state = State(rules, seed=s, dealer=i % n)
     verbs = rules.action_verbs
     offered: set[str] = set()
@@ -53,7 +54,10 @@ def play_deal(rules: Ruleset, names: list[str], seed: int, i: int, double_dummy:
         if max(legal) >= high:
             offered.update(verbs[a] for a in legal if a >= high)
         # as players.act does, with the legal list already made
-        state.apply(players[seat].act(observe(players[seat], state, seat), legal))
+        if len(legal) == 1 and unseen[seat]:
+            state.apply(legal[0])
+        else:
+            state.apply(players[seat].act(observe(players[seat], state, seat), legal))
     res = state.result
     return {"deal": i, "seed": s, "dealer": state.dealer, "declarer": res.declarer, "contract": res.contract,
             "trump": res.trump, "outcome": res.outcome, "tricks": list(res.tricks), "payments": list(res.payments),
