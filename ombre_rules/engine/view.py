@@ -197,33 +197,48 @@ def seat_facts(state, seat: int) -> Seat:
     for w in state.won:
         gone |= w
     seen = hands[seat] | state.discards[seat] | gone
-    if state.talon:
+    if state.talon and state.contract is not None:
         seen |= leftover_shown(state, seat)
     if state.turned >= 0:
         seen |= 1 << state.turned
     declarer = state.declarer
     sitters = r.sitters[state.dealer]
-    n = state.n
     out = state.def_out  # defenders who passed: their hands lie down, out of play
     # the seats not sitting out (a sitter may declare) and still in play
-    active = n - len(sitters) + sitters.count(declarer) - out.bit_count()
+    active = state.n - len(sitters) + sitters.count(declarer) - out.bit_count()
+    held = 0  # the cards in the hands of the seats in play
+    for h in hands:
+        held += h.bit_count()
+    if out:
+        for s, h in enumerate(hands):
+            if out >> s & 1:
+                held -= h.bit_count()
     cur = state.trick
     trick = []
     if cur:
-        out_seats = [s for s in range(n) if (s in sitters and s != declarer) or out >> s & 1]
-        s = state.current_player
-        if s < 0:
-            s = seat
-        for c in reversed(cur):
+        trick = _trick_seats(state, seat, sitters, declarer, out)
+        for c in cur:
             seen |= 1 << c
-            for _ in range(n):
-                s = (s - 1) % n
-                if s not in out_seats:
-                    break
-            trick.append((s, c))
-        trick.reverse()
     partner = state.partner if state.partner >= 0 and partner_known(state, seat) else None
-    total = (sum(h.bit_count() for s, h in enumerate(hands) if not out >> s & 1) + gone.bit_count() + len(cur)) \
-        // active
     return Seat(r, seat, hands[seat], seen, state.contract, state.trump, declarer if declarer >= 0 else None,
-                partner, state.called >= 0 and partner is None, trick, active, total, len(state.talon), None)
+                partner, state.called >= 0 and partner is None, trick, active,
+                (held + gone.bit_count() + len(cur)) // active, len(state.talon), None)
+
+
+def _trick_seats(state, seat: int, sitters, declarer: int, out: int) -> list[tuple[int, int]]:
+    """The trick in play as (seat, card) as a view shows it: the seats before the one to move (or `seat`) in
+    turn, passing over the sitters (but a declaring one) and the defenders out of play."""
+    n = state.n
+    out_seats = [s for s in range(n) if (s in sitters and s != declarer) or out >> s & 1]
+    s = state.current_player
+    if s < 0:
+        s = seat
+    trick = []
+    for c in reversed(state.trick):
+        for _ in range(n):
+            s = (s - 1) % n
+            if s not in out_seats:
+                break
+        trick.append((s, c))
+    trick.reverse()
+    return trick
