@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 from itertools import pairwise
 
-from ..cards import bits
 from ..engine.phases import DONE
 from .seat import Seat, from_view, same_side
 
@@ -29,7 +28,7 @@ class Tables:
     """Per trump context, what the greedy player asks of every card, worked out once: the cards that beat it
     when it leads its own suit, its order of keeping, and the cards in the orders the estimates walk them."""
 
-    __slots__ = ("ctx", "full", "beats", "keep", "median", "power", "tm", "tdesc", "plain",
+    __slots__ = ("ctx", "full", "bits", "beats", "keep", "median", "power", "tm", "tdesc", "plain",
                  "ordered", "pasc", "adesc", "aasc", "memo", "tshares", "lead_high", "lead_low")
 
     def __init__(self, ctx) -> None:
@@ -39,6 +38,7 @@ class Tables:
         tm = self.tm = ctx.trump_mask
         self.ctx = ctx
         self.full = deck.full_mask
+        self.bits = deck.bits
         self.beats = []
         for c in range(n):
             row = ctx.key[ctx.eff[c]]
@@ -198,22 +198,24 @@ def _exchange_value(t: Tables, hand: int, unseen: int, can: int, demands: int) -
     if unseen.bit_count() < len(throw):
         return est
     total = 0.0
-    for got in _draws(hand, unseen, len(throw)):
+    for got in _draws(t, hand, unseen, len(throw)):
         total += estimate(t, keep | got, unseen & ~got)
     return max(est, total / EXCHANGE_DRAWS)
 
 
 _DRAWS: dict = {}  # (hand, unseen, cards drawn) -> the draws: the same for every trump a hand is valued with
+_DRAW_RNG = random.Random()  # seeded anew by each hand: as random.Random(hand) would be
 
 
-def _draws(hand: int, unseen: int, k: int) -> tuple[int, ...]:
+def _draws(t: Tables, hand: int, unseen: int, k: int) -> tuple[int, ...]:
     """EXCHANGE_DRAWS draws of `k` cards of `unseen` (lowest first, drawn from as a list) as masks, seeded by
     the hand."""
     key = (hand, unseen, k)
     got = _DRAWS.get(key)
     if got is None:
-        pool = bits(unseen)
-        sample = random.Random(hand).sample
+        pool = t.bits(unseen)
+        _DRAW_RNG.seed(hand)
+        sample = _DRAW_RNG.sample
         got = _remember(_DRAWS, key, tuple(_mask(sample(pool, k)) for _ in range(EXCHANGE_DRAWS)))
     return got
 
@@ -222,14 +224,28 @@ def contract_reaches(rules, contract, hand: int, unseen: int, talon: int, need: 
     """Whether the tricks the hand should take as declarer of `contract`, counting what an exchange or a demand
     may bring, reach `need`: with the best trump the declarer may name (the first that reaches it will do), or
     on average over the trumps that may be turned."""
-    choices = rules.trump_choices(contract) or [None]
+    ts = trump_tables(rules, contract)
     lim = contract.exchange.declarer.max_const if contract.exchange is not None else 0
     can = talon if lim is None else min(lim, talon)
-    vals = (exchange_value(tables(rules.context(contract.ranking, s)), hand, unseen, can, contract.demands)
-            for s in choices)
+    demands = contract.demands
+    vals = (exchange_value(t, hand, unseen, can, demands) for t in ts)
     if contract.trump_mode == "turned":
-        return sum(vals) / len(choices) >= need
+        return sum(vals) / len(ts) >= need
     return any(v >= need for v in vals)
+
+
+# per contract, by identity (a suit bid compares equal to the contract it is a bid of): the contract (kept, so
+# that its id stays its own) and its tables
+_TRUMP_TABLES: dict[int, tuple] = {}
+
+
+def trump_tables(rules, contract) -> list[Tables]:
+    """The tables of each trump the declarer of `contract` may play with (no trump where it has none)."""
+    got = _TRUMP_TABLES.get(id(contract))
+    if got is None:
+        choices = rules.trump_choices(contract) or [None]
+        got = _TRUMP_TABLES[id(contract)] = (contract, [tables(rules.context(contract.ranking, s)) for s in choices])
+    return got[1]
 
 
 # Random deals played to learn what a contract asks of its declarer.
@@ -270,8 +286,7 @@ def tricks_allowed(rules, contract) -> int | None:
 def low_estimate(rules, contract, hand: int, unseen: int) -> float:
     """Tricks a hand is likely to be unable to lose as declarer of `contract`: its trick estimate with the
     trump that makes it weakest (or on average over the trumps that may be turned)."""
-    choices = rules.trump_choices(contract) or [None]
-    vals = [estimate(tables(rules.context(contract.ranking, t)), hand, unseen) for t in choices]
+    vals = [estimate(t, hand, unseen) for t in trump_tables(rules, contract)]
     return sum(vals) / len(vals) if contract.trump_mode == "turned" else min(vals)
 
 
