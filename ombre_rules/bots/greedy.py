@@ -416,14 +416,21 @@ class GreedyPolicy:
         else:
             ctx = s.ctx
         t = tables(ctx)
-        may = {a - r.A_DISCARD for a in legal if r.A_DISCARD <= a < r.A_BID}
-        for c in junk(t, s.hand, unseen):
-            if c in may and (s.seat == s.declarer or t.power[c] < t.median):
-                return r.A_DISCARD + c
+        nd, nb = r.A_DISCARD, r.A_BID
+        may = 0  # the hand's cards it may discard
+        for a in legal:
+            if nd <= a < nb:
+                may |= 1 << (a - nd)
+        may &= s.hand
+        beats, power, median = t.beats, t.power, t.median
+        declares = s.seat == s.declarer
+        for c in t.pasc:  # its junk (as `junk` lists it), weakest first
+            if may >> c & 1 and unseen & beats[c] and (declares or power[c] < median):
+                return nd + c
         if r.A_DRAW in legal:
             return r.A_DRAW
-        c = min(may, key=t.keep.__getitem__)
-        return r.A_DISCARD + c
+        c = min({a - nd for a in legal if nd <= a < nb}, key=t.keep.__getitem__)  # of a set, as ties always fell
+        return nd + c
 
     # -- play ------------------------------------------------------------------------------------------
     def play(self, s: Seat, legal: list[int]) -> int:

@@ -47,6 +47,8 @@ def _play(world, policy: GreedyPolicy) -> None:
     active = r.players - len(sitters) + (world.declarer in sitters)
     played = played_cards(world)
     trick = world_trick(world)
+    # the declarer's partner as each seat knows him: fixed through the play when there is none
+    sides = None if world.partner >= 0 else [world_partner(world, seat) for seat in range(r.players)]
     legal_actions = world.legal_actions
     apply = world.apply
     while world.phase == PLAY:
@@ -59,7 +61,7 @@ def _play(world, policy: GreedyPolicy) -> None:
         elif low and seat == declarer:
             a = duck(ctx, trick, legal)
         else:
-            partner, hidden = world_partner(world, seat)
+            partner, hidden = world_partner(world, seat) if sides is None else sides[seat]
             a = card(t, seat, declarer, partner, hidden, full & ~(world.hands[seat] | world.discards[seat] | played),
                      trick, active, legal)
         apply(a)
