@@ -436,7 +436,7 @@ class GreedyPolicy:
     def play(self, s: Seat, legal: list[int]) -> int:
         r = s.rules
         nc = r.A_DISCARD
-        cards = [a for a in legal if a < nc]
+        cards = legal if max(legal) < nc else [a for a in legal if a < nc]
         if s.seat == s.declarer and tricks_allowed(r, s.contract) is not None:
             return duck(s.ctx, s.trick, cards)
         t = tables(s.ctx)

@@ -225,20 +225,31 @@ def seat_facts(state, seat: int) -> Seat:
                 (held + gone.bit_count() + len(cur)) // active, len(state.talon), None)
 
 
-def _trick_seats(state, seat: int, sitters, declarer: int, out: int) -> list[tuple[int, int]]:
+_BEFORE: dict[tuple, tuple[int, ...]] = {}  # (seats, sitters, declarer, defenders out) -> each seat's forerunner
+
+
+def _trick_seats(state, seat: int, sitters: tuple[int, ...], declarer: int, out: int) -> list[tuple[int, int]]:
     """The trick in play as (seat, card) as a view shows it: the seats before the one to move (or `seat`) in
     turn, passing over the sitters (but a declaring one) and the defenders out of play."""
     n = state.n
-    out_seats = [s for s in range(n) if (s in sitters and s != declarer) or out >> s & 1]
+    key = (n, sitters, declarer, out)
+    before = _BEFORE.get(key)
+    if before is None:
+        out_seats = [s for s in range(n) if (s in sitters and s != declarer) or out >> s & 1]
+        prev = []
+        for s in range(n):
+            for _ in range(n):
+                s = (s - 1) % n
+                if s not in out_seats:
+                    break
+            prev.append(s)
+        before = _BEFORE[key] = tuple(prev)
     s = state.current_player
     if s < 0:
         s = seat
     trick = []
     for c in reversed(state.trick):
-        for _ in range(n):
-            s = (s - 1) % n
-            if s not in out_seats:
-                break
+        s = before[s]
         trick.append((s, c))
     trick.reverse()
     return trick
