@@ -3,6 +3,7 @@ cards, and bids from a hand evaluation made with the variant's own rank tables."
 from __future__ import annotations
 
 import random
+from collections.abc import Hashable
 from itertools import pairwise
 
 from ..engine.phases import DONE
@@ -28,7 +29,7 @@ class Tables:
     """Per trump context, what the greedy player asks of every card, worked out once: the cards that beat it
     when it leads its own suit, its order of keeping, and the cards in the orders the estimates walk them."""
 
-    __slots__ = ("ctx", "full", "bits", "beats", "keep", "median", "power", "tm", "tdesc", "plain",
+    __slots__ = ("ctx", "width", "full", "bits", "beats", "keep", "median", "power", "tm", "tdesc", "plain",
                  "ordered", "pasc", "adesc", "aasc", "memo", "tshares", "lead_high", "lead_low")
 
     def __init__(self, ctx) -> None:
@@ -37,6 +38,7 @@ class Tables:
         power = self.power = ctx.power
         tm = self.tm = ctx.trump_mask
         self.ctx = ctx
+        self.width = n
         self.full = deck.full_mask
         self.bits = deck.bits
         self.beats = []
@@ -65,17 +67,18 @@ class Tables:
         for s in range(len(deck.suits)):
             cards = [c for c in self.adesc if not tm >> c & 1 and ctx.eff[c] == s]
             if cards:
-                self.plain.append((_mask(cards), cards, _SHARES.setdefault(("plain", *cards), {})))
+                self.plain.append((_mask(cards), cards, _SHARES.setdefault(("plain", n, *cards), {})))
         # whether every plain suit's cards come before the next suit's (then the suits of any hand are in the
         # order of their lowest cards already)
         self.ordered = all(a[0].bit_length() < (b[0] & -b[0]).bit_length() for a, b in pairwise(self.plain))
         self.memo: dict = {}  # (hand, unseen, can, demands) -> exchange value
-        self.tshares = _SHARES.setdefault(("trumps", *self.tdesc), {})
+        self.tshares = _SHARES.setdefault(("trumps", n, *self.tdesc), {})
 
 
 _TABLES: dict = {}  # per context (contexts live as long as their ruleset, which caches them)
-# per order of a plain suit's cards (or of the trumps): (the hand's cards there, the unseen ones there) -> the
-# tricks they bring, one share per card that brings one
+# per size of the deck and order of a plain suit's cards (or of the trumps): the hand's cards there and the
+# unseen ones there (one int: the hand's shifted by the deck's size above the unseen) -> the tricks they bring,
+# one share per card that brings one
 _SHARES: dict[tuple, dict] = {}
 
 
@@ -92,29 +95,30 @@ def estimate(t: Tables, hand: int, unseen: int) -> float:
     remembered; they are added in the order the cards were always counted (trumps, then the plain suits by
     the hand's lowest card in each), so the sum is the same to the last bit."""
     tricks = 0.0
-    mine = hand & t.tm
+    width = t.width
+    tm = t.tm
+    mine = hand & tm
     if mine:
-        key = (mine, unseen & t.tm)
+        key = mine << width | unseen & tm
         memo = t.tshares
         shares = memo.get(key)
         if shares is None:
-            shares = _remember(memo, key, _trump_shares(t.tdesc, t.beats, *key))
+            shares = _remember(memo, key, _trump_shares(t.tdesc, t.beats, mine, unseen & tm))
         for x in shares:
             tricks += x
     plain = t.plain if t.ordered else sorted(t.plain, key=lambda p: (m := hand & p[0]) & -m)
     for sm, cards, memo in plain:
         m = hand & sm
         if m:
-            key = (m, unseen & sm)
-            shares = memo.get(key)
+            shares = memo.get(m << width | unseen & sm)
             if shares is None:
-                shares = _remember(memo, key, _plain_shares(cards, t.beats, *key))
+                shares = _remember(memo, m << width | unseen & sm, _plain_shares(cards, t.beats, m, unseen & sm))
             for x in shares:
                 tricks += x
     return tricks
 
 
-def _remember(memo: dict, key: tuple, value):
+def _remember(memo: dict, key: Hashable, value):
     if len(memo) >= MEMO_SIZE:
         memo.clear()
     memo[key] = value
