@@ -3,8 +3,9 @@ cards, and bids from a hand evaluation made with the variant's own rank tables."
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from itertools import pairwise
+from math import ceil, log
 
 from ..engine.phases import DONE
 from .seat import Seat, from_view, same_side
@@ -217,11 +218,45 @@ def _draws(t: Tables, hand: int, unseen: int, k: int) -> tuple[int, ...]:
     key = (hand, unseen, k)
     got = _DRAWS.get(key)
     if got is None:
-        pool = t.bits(unseen)
         _DRAW_RNG.seed(hand)
-        sample = _DRAW_RNG.sample
-        got = _remember(_DRAWS, key, tuple(_mask(sample(pool, k)) for _ in range(EXCHANGE_DRAWS)))
+        got = _remember(_DRAWS, key, samples(_DRAW_RNG.getrandbits, t.bits(unseen), k))
     return got
+
+
+def samples(getrandbits: Callable[[int], int], pool: list[int], k: int) -> tuple[int, ...]:
+    """EXCHANGE_DRAWS samples of `k` cards of `pool`, one after the other from one generator, as masks: the
+    cards `random.Random.sample(pool, k)` takes, drawn as it draws them (each index below a size by
+    `getrandbits` of the size's bit length, again while too large; from a shrinking copy of a small pool,
+    else again while already taken), without building its lists (tests/test_bots.py compares the two)."""
+    n = len(pool)
+    setsize = 21
+    if k > 5:
+        setsize += 4 ** ceil(log(k * 3, 4))
+    out = []
+    if n <= setsize:
+        for _ in range(EXCHANGE_DRAWS):
+            p = pool[:]
+            m = 0
+            for size in range(n, n - k, -1):
+                b = size.bit_length()
+                j = getrandbits(b)
+                while j >= size:
+                    j = getrandbits(b)
+                m |= 1 << p[j]
+                p[j] = p[size - 1]
+            out.append(m)
+        return tuple(out)
+    b = n.bit_length()
+    for _ in range(EXCHANGE_DRAWS):
+        m = taken = 0
+        for _i in range(k):
+            j = getrandbits(b)
+            while j >= n or taken >> j & 1:
+                j = getrandbits(b)
+            taken |= 1 << j
+            m |= 1 << pool[j]
+        out.append(m)
+    return tuple(out)
 
 
 def contract_reaches(rules, contract, hand: int, unseen: int, talon: int, need: float) -> bool:
