@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import reduce
+from operator import or_
 from typing import Any
 
 from ..checks import seat_id
@@ -193,9 +195,7 @@ def seat_facts(state, seat: int) -> Seat:
     naming a card: what the seat's view shows and nothing else."""
     r = state.rules
     hands = state.hands
-    gone = 0  # the cards of the tricks played: the piles won (each trick goes whole to its winner)
-    for w in state.won:
-        gone |= w
+    gone = reduce(or_, state.won, 0)  # the cards of the tricks played: each trick goes whole to its winner's pile
     seen = hands[seat] | state.discards[seat] | gone
     if state.talon and state.contract is not None:
         seen |= leftover_shown(state, seat)
@@ -206,9 +206,7 @@ def seat_facts(state, seat: int) -> Seat:
     out = state.def_out  # defenders who passed: their hands lie down, out of play
     # the seats not sitting out (a sitter may declare) and still in play
     active = state.n - len(sitters) + sitters.count(declarer) - out.bit_count()
-    held = 0  # the cards in the hands of the seats in play
-    for h in hands:
-        held += h.bit_count()
+    held = sum(map(int.bit_count, hands))  # the cards in the hands of the seats in play
     if out:
         for s, h in enumerate(hands):
             if out >> s & 1:
