@@ -31,7 +31,7 @@ class Tables:
     when it leads its own suit, its order of keeping, and the cards in the orders the estimates walk them."""
 
     __slots__ = ("ctx", "width", "full", "bits", "beats", "keep", "median", "power", "tm", "tdesc", "plain",
-                 "ordered", "pasc", "adesc", "aasc", "memo", "tshares", "lead_high", "lead_low")
+                 "ordered", "pasc", "place", "adesc", "aasc", "memo", "tshares", "lead_high", "lead_low")
 
     def __init__(self, ctx) -> None:
         deck = ctx.rules.deck
@@ -62,6 +62,9 @@ class Tables:
         self.aasc = sorted(range(n), key=power.__getitem__)
         self.tdesc = [c for c in self.adesc if tm >> c & 1]
         self.pasc = [c for c in self.aasc if not tm >> c & 1]
+        self.place = [0] * n  # each plain card's place in pasc
+        for i, c in enumerate(self.pasc):
+            self.place[c] = i
         # per plain suit that has cards: its mask, its cards strongest first, and the tricks its holdings bring
         # (shared by every context that orders the suit's cards so)
         self.plain = []
@@ -161,7 +164,7 @@ def _plain_shares(cards: list[int], beats: list[int], mine: int, out: int) -> tu
 def junk(t: Tables, hand: int, unseen: int) -> list[int]:
     """Plain cards that are not masters, weakest first: what an exchange throws."""
     beats = t.beats
-    return [c for c in t.pasc if hand >> c & 1 and unseen & beats[c]]
+    return sorted([c for c in t.bits(hand & ~t.tm) if unseen & beats[c]], key=t.place.__getitem__)
 
 
 def best_trump(rules, contract, hand: int, unseen: int, suits) -> tuple[float, object]:
