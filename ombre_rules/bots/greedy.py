@@ -8,6 +8,7 @@ from itertools import pairwise
 from math import ceil, log
 
 from ..engine.phases import DONE
+from ..engine.view import rank_context
 from .seat import Seat, from_view, same_side
 
 # A bid needs this share of the tricks above an equal share (a declarer must beat each opponent).
@@ -91,6 +92,20 @@ def tables(ctx) -> Tables:
     if t is None:
         t = _TABLES[ctx] = Tables(ctx)
     return t
+
+
+# per ruleset, contract and trump, by identity (the value keeps them, so that their ids stay theirs): the tables
+# of the rank context they play with (`engine.view.rank_context`)
+_PLAYED: dict[tuple[int, int, int], tuple] = {}
+
+
+def played_tables(rules, contract, trump) -> Tables:
+    """The tables of the rank context of a contract and trump (before a contract: of the first contract)."""
+    key = (id(rules), id(contract), id(trump))
+    got = _PLAYED.get(key)
+    if got is None:
+        got = _PLAYED[key] = (rules, contract, trump, tables(rank_context(rules, contract, trump)))
+    return got[3]
 
 
 def estimate(t: Tables, hand: int, unseen: int) -> float:
@@ -481,7 +496,7 @@ class GreedyPolicy:
         cards = legal if max(legal) < nc else [a for a in legal if a < nc]
         if s.seat == s.declarer and tricks_allowed(r, s.contract) is not None:
             return duck(s.ctx, s.trick, cards)
-        t = tables(s.ctx)
+        t = played_tables(r, s.contract, s.trump)
         return card(t, s.seat, s.declarer, s.partner, s.hidden_partner, t.full & ~s.seen, s.trick, s.active, cards)
 
 
@@ -508,7 +523,7 @@ def card(t: Tables, seat: int, declarer: int | None, partner: int | None, hidden
             best_seat, top = sc[0], k
     if same_side(seat, best_seat, declarer, partner, hidden):
         return min(cards, key=t.keep.__getitem__)
-    winners = sorted((c for c in cards if row[c] > top), key=row.__getitem__)
+    winners = sorted([c for c in cards if row[c] > top], key=row.__getitem__)
     if not winners:
         return min(cards, key=t.keep.__getitem__)
     if len(trick) == active - 1:

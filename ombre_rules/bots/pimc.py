@@ -8,8 +8,7 @@ import time
 
 from ..engine import DONE
 from ..engine.phases import PLAY
-from ..engine.view import rank_context
-from .greedy import GreedyPolicy, card, duck, tables, tricks_allowed
+from .greedy import GreedyPolicy, card, duck, played_tables, tricks_allowed
 from .sample import Knowledge, sample
 from .seat import from_state, from_view, played_cards, world_partner, world_trick
 
@@ -38,8 +37,8 @@ def _play(world, policy: GreedyPolicy) -> None:
     nd = r.A_DISCARD
     trump = world.trump
     contract = world.contract
-    ctx = rank_context(r, contract, trump)
-    t = tables(ctx)
+    t = played_tables(r, contract, trump)
+    ctx = t.ctx
     full = t.full
     declarer = world.declarer if world.declarer >= 0 else None
     low = declarer is not None and tricks_allowed(r, contract) is not None
@@ -75,8 +74,8 @@ def _play(world, policy: GreedyPolicy) -> None:
             trick = []
         if world.trump is not trump:  # trumps fixed by the first lead (contract `trump: first_lead`)
             trump = world.trump
-            ctx = rank_context(r, contract, trump)
-            t = tables(ctx)
+            t = played_tables(r, contract, trump)
+            ctx = t.ctx
 
 
 class PimcPlayer:
