@@ -307,7 +307,8 @@ def trump_tables(rules, contract) -> list[Tables]:
 
 # Random deals played to learn what a contract asks of its declarer.
 AIM_PROBES = 40
-_AIMS: dict = {}  # per contract (contracts live as long as their ruleset)
+_AIMS: dict = {}  # per contract (contracts live as long as their ruleset; a suit bid is its base's)
+_AIM_OF: dict[int, tuple] = {}  # the same by the contract's identity (no hash of its own to work out): (it, aim)
 
 
 def tricks_allowed(rules, contract) -> int | None:
@@ -315,8 +316,17 @@ def tricks_allowed(rules, contract) -> int | None:
     in a deal he won, when its declarer wins by taking few (a contract played to lose tricks). Learnt once per contract
     from random deals in which it is bid (all-pass fallbacks included) and played out at random: the contract
     aims low when the deals its declarer won gave him fewer tricks on average than those he lost."""
-    if contract in _AIMS:
-        return _AIMS[contract]
+    got = _AIM_OF.get(id(contract))
+    if got is not None:
+        return got[1]
+    if contract not in _AIMS:
+        _AIMS[contract] = _probe_aim(rules, contract)
+    _AIM_OF[id(contract)] = (contract, _AIMS[contract])
+    return _AIMS[contract]
+
+
+def _probe_aim(rules, contract) -> int | None:
+    """What `tricks_allowed` learns of a contract from its random deals."""
     from ..engine import State
 
     rng = random.Random(contract.index)
@@ -336,8 +346,7 @@ def tricks_allowed(rules, contract) -> int | None:
         d = s.result.declarer
         (won if s.result.payments[d] > 0 else lost).append(s.result.tricks[d])
     low = bool(won and lost) and sum(won) / len(won) < sum(lost) / len(lost)
-    _AIMS[contract] = max(won) if low else None
-    return _AIMS[contract]
+    return max(won) if low else None
 
 
 def low_estimate(rules, contract, hand: int, unseen: int) -> float:
