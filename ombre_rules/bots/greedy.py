@@ -31,7 +31,7 @@ class Tables:
     """Per trump context, what the greedy player asks of every card, worked out once: the cards that beat it
     when it leads its own suit, its order of keeping, and the cards in the orders the estimates walk them."""
 
-    __slots__ = ("ctx", "width", "full", "bits", "beats", "keep", "median", "power", "tm", "tdesc", "plain",
+    __slots__ = ("ctx", "width", "full", "bits", "rows", "beats", "keep", "median", "power", "tm", "tdesc", "plain",
                  "ordered", "pasc", "place", "adesc", "aasc", "memo", "tshares", "lead_high", "lead_low")
 
     def __init__(self, ctx) -> None:
@@ -43,9 +43,10 @@ class Tables:
         self.width = n
         self.full = deck.full_mask
         self.bits = deck.bits
+        self.rows = [ctx.key[ctx.eff[c]] for c in range(n)]  # the rank row of the suit each card leads
         self.beats = []
         for c in range(n):
-            row = ctx.key[ctx.eff[c]]
+            row = self.rows[c]
             m = 0
             for u in range(n):
                 if row[u] > row[c]:
@@ -522,9 +523,8 @@ def card(t: Tables, seat: int, declarer: int | None, partner: int | None, hidden
         tm = t.tm
         plain = [c for c in cards if not tm >> c & 1]
         return min(plain or cards, key=t.lead_low.__getitem__)
-    ctx = t.ctx
     best_seat, c = trick[0]
-    row = ctx.key[ctx.eff[c]]
+    row = t.rows[c]
     top = row[c]
     for sc in trick:  # the first of the highest
         k = row[sc[1]]

@@ -50,6 +50,7 @@ def _play(world, policy: GreedyPolicy) -> None:
     sides = None if world.partner >= 0 else [world_partner(world, seat) for seat in range(r.players)]
     legal_actions = world.legal_actions
     apply = world.apply
+    hands, discards = world.hands, world.discards  # changed in place only
     while world.phase == PLAY:
         legal = legal_actions()
         seat = world.to_move
@@ -61,21 +62,21 @@ def _play(world, policy: GreedyPolicy) -> None:
             a = duck(ctx, trick, legal)
         else:
             partner, hidden = world_partner(world, seat) if sides is None else sides[seat]
-            a = card(t, seat, declarer, partner, hidden, full & ~(world.hands[seat] | world.discards[seat] | played),
-                     trick, active, legal)
+            a = card(t, seat, declarer, partner, hidden, full & ~(hands[seat] | discards[seat] | played), trick,
+                     active, legal)
         apply(a)
         if a >= nd:
             trick = world_trick(world)
             continue
         played |= 1 << a
+        if not trick and world.trump is not trump:  # trumps fixed by the first lead (contract `trump: first_lead`)
+            trump = world.trump
+            t = played_tables(r, contract, trump)
+            ctx = t.ctx
         if world.trick:
             trick.append((seat, a))
         else:
             trick = []
-        if world.trump is not trump:  # trumps fixed by the first lead (contract `trump: first_lead`)
-            trump = world.trump
-            t = played_tables(r, contract, trump)
-            ctx = t.ctx
 
 
 class PimcPlayer:
