@@ -403,7 +403,7 @@ class GreedyPolicy:
             return r.A_STOP
         if a0 < r.A_DISCARD:
             return self.play(s, legal)
-        if a0 < r.A_BID or r.A_DRAW in legal and any(a < r.A_BID for a in legal):
+        if is_exchange(r, legal):
             return self.exchange(s, legal)
         if any(r.A_BID <= a < r.A_TRUMP for a in legal) or r.A_HOLD in legal:
             return self.bid(s, legal)
@@ -475,29 +475,8 @@ class GreedyPolicy:
 
     # -- exchange --------------------------------------------------------------------------------------
     def exchange(self, s: Seat, legal: list[int]) -> int:
-        r = s.rules
-        unseen = r.deck.full_mask & ~s.seen
-        if s.trump is None and s.contract is not None and s.contract.trump_mode == "named":
-            suit = best_trump(r, s.contract, s.hand, unseen, r.deck.suits)[1]
-            ctx = r.context(s.contract.ranking, suit)
-        else:
-            ctx = s.ctx
-        t = tables(ctx)
-        nd, nb = r.A_DISCARD, r.A_BID
-        may = 0  # the hand's cards it may discard
-        for a in legal:
-            if nd <= a < nb:
-                may |= 1 << (a - nd)
-        may &= s.hand
-        beats, power, median = t.beats, t.power, t.median
-        declares = s.seat == s.declarer
-        for c in t.pasc:  # its junk (as `junk` lists it), weakest first
-            if may >> c & 1 and unseen & beats[c] and (declares or power[c] < median):
-                return nd + c
-        if r.A_DRAW in legal:
-            return r.A_DRAW
-        c = min({a - nd for a in legal if nd <= a < nb}, key=t.keep.__getitem__)  # of a set, as ties always fell
-        return nd + c
+        return discard(s.rules, s.seat, s.declarer, s.contract, s.trump, s.hand, s.rules.deck.full_mask & ~s.seen,
+                       legal)
 
     # -- play ------------------------------------------------------------------------------------------
     def play(self, s: Seat, legal: list[int]) -> int:
@@ -508,6 +487,38 @@ class GreedyPolicy:
             return duck(s.ctx, s.trick, cards)
         t = played_tables(r, s.contract, s.trump)
         return card(t, s.seat, s.declarer, s.partner, s.hidden_partner, t.full & ~s.seen, s.trick, s.active, cards)
+
+
+def is_exchange(r, legal: list[int]) -> bool:
+    """Whether a choice with no claim and no card to play in `legal` (of more than one action) is an exchange's:
+    discards, or a draw beside them."""
+    return legal[0] < r.A_BID or r.A_DRAW in legal and any(a < r.A_BID for a in legal)
+
+
+def discard(r, seat: int, declarer: int | None, contract, trump, hand: int, unseen: int, legal: list[int]) -> int:
+    """The exchange's choice of `seat`: its weakest junk card that it may throw (a defender: only one below the
+    median), else a draw, else the card it least wants to keep; with the trump it would name when trumps are
+    still to be named."""
+    if trump is None and contract is not None and contract.trump_mode == "named":
+        suit = best_trump(r, contract, hand, unseen, r.deck.suits)[1]
+        t = tables(r.context(contract.ranking, suit))
+    else:
+        t = played_tables(r, contract, trump)
+    nd, nb = r.A_DISCARD, r.A_BID
+    may = 0  # the hand's cards it may discard
+    for a in legal:
+        if nd <= a < nb:
+            may |= 1 << (a - nd)
+    may &= hand
+    beats, power, median = t.beats, t.power, t.median
+    declares = seat == declarer
+    for c in t.pasc:  # its junk (as `junk` lists it), weakest first
+        if may >> c & 1 and unseen & beats[c] and (declares or power[c] < median):
+            return nd + c
+    if r.A_DRAW in legal:
+        return r.A_DRAW
+    c = min({a - nd for a in legal if nd <= a < nb}, key=t.keep.__getitem__)  # of a set, as ties always fell
+    return nd + c
 
 
 def card(t: Tables, seat: int, declarer: int | None, partner: int | None, hidden: bool, unseen: int,

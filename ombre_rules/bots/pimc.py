@@ -8,7 +8,7 @@ import time
 
 from ..engine import DONE
 from ..engine.phases import PLAY
-from .greedy import GreedyPolicy, card, duck, played_tables, tricks_allowed
+from .greedy import GreedyPolicy, card, discard, duck, is_exchange, played_tables, tricks_allowed
 from .sample import Knowledge, sample
 from .seat import from_state, from_view, played_cards, world_partner, world_trick
 
@@ -16,7 +16,10 @@ DEFAULT_ROLLOUTS = 200
 
 
 def playout(world, policy: GreedyPolicy) -> None:
-    """Play a world to its end with the greedy policy at every seat."""
+    """Play a world to its end with the greedy policy at every seat; an exchange's choice (as greedy's `choose`
+    routes it: no claim, no card to play) made from the world's masks without the seat's whole situation."""
+    r = world.rules
+    nd, stop = r.A_DISCARD, r.A_STOP
     legal_actions = world.legal_actions
     apply = world.apply
     choose = policy.choose
@@ -25,7 +28,16 @@ def playout(world, policy: GreedyPolicy) -> None:
             _play(world, policy)
             continue
         legal = legal_actions()
-        apply(legal[0] if len(legal) == 1 else choose(from_state(world, world.to_move), legal))
+        if len(legal) == 1:
+            apply(legal[0])
+        elif legal[0] >= nd and stop not in legal and is_exchange(r, legal):
+            seat = world.to_move
+            hand = world.hands[seat]
+            declarer = world.declarer
+            apply(discard(r, seat, declarer if declarer >= 0 else None, world.contract, world.trump, hand,
+                          r.deck.full_mask & ~(hand | world.discards[seat] | played_cards(world)), legal))
+        else:
+            apply(choose(from_state(world, world.to_move), legal))
 
 
 def _play(world, policy: GreedyPolicy) -> None:
