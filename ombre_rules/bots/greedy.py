@@ -210,8 +210,8 @@ def exchange_value(t: Tables, hand: int, unseen: int, can: int, demands: int) ->
 def _exchange_value(t: Tables, hand: int, unseen: int, can: int, demands: int) -> float:
     est = estimate(t, hand, unseen)
     if demands:
-        top = [c for c in t.adesc if unseen >> c & 1][:demands]
-        low = [c for c in t.aasc if hand >> c & 1][:len(top)]
+        top = _first(t.adesc, unseen, demands)
+        low = _first(t.aasc, hand, len(top))
         got = _mask(top)
         hand, unseen = (hand & ~_mask(low)) | got, unseen & ~got
         est = max(est, estimate(t, hand, unseen))
@@ -355,6 +355,18 @@ def low_estimate(rules, contract, hand: int, unseen: int) -> float:
     trump that makes it weakest (or on average over the trumps that may be turned)."""
     vals = [estimate(t, hand, unseen) for t in trump_tables(rules, contract)]
     return sum(vals) / len(vals) if contract.trump_mode == "turned" else min(vals)
+
+
+def _first(order: list[int], mask: int, k: int) -> list[int]:
+    """The first `k` cards of `order` that are in `mask` (fewer if it has fewer)."""
+    out: list[int] = []
+    if k > 0:
+        for c in order:
+            if mask >> c & 1:
+                out.append(c)
+                if len(out) == k:
+                    break
+    return out
 
 
 def _mask(cards) -> int:
