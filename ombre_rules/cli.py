@@ -157,6 +157,13 @@ def cmd_bench(args) -> int:
     return 0
 
 
+def _script(path: str) -> str:
+    """A script file that exists (an argument type: otherwise a usage error, exit 2)."""
+    if not os.path.isfile(path):
+        raise argparse.ArgumentTypeError(f"no script file '{path}'")
+    return path
+
+
 def cmd_bench_bots(args) -> int:
     from .sim import speed
 
@@ -169,10 +176,11 @@ def cmd_bench_bots(args) -> int:
         load(v)  # a bad name fails before any timing starts
     if not 0 < args.rollouts <= MAX_ROLLOUTS:
         raise OmbreError(f"--rollouts must be from 1 to {MAX_ROLLOUTS}")
-    rows = speed.measure(variants, args.deals, args.decisions, args.seed, args.rollouts)
+    rows = speed.measure(variants, args.deals, args.decisions, args.seed, args.rollouts, args.yardstick)
     if args.json:
         print(json.dumps({"deals": args.deals, "decisions": args.decisions, "seed": args.seed,
-                          "rollouts": args.rollouts, "variants": rows}))
+                          "rollouts": args.rollouts, **({"yardstick": args.yardstick} if args.yardstick else {}),
+                          "variants": rows}))
     else:
         print(speed.table(rows))
     return 0
@@ -379,6 +387,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--rollouts", type=int, default=DEFAULT_ROLLOUTS,
                    help=f"pimc play-outs a decision (default {DEFAULT_ROLLOUTS})")
     s.add_argument("--seed", type=int, default=1, help="seed of the run (default 1)")
+    s.add_argument("--yardstick", type=_script, metavar="PATH",
+                   help="also time this yardstick script for 1000 random deals (run as 'python PATH --deals 1000 "
+                        "--reps 1 --warmup 500 --seed S --json FILE', 3 times, median) and give a pimc decision's "
+                        "time as a multiple of it (per_yardstick_1000)")
     s.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     s.set_defaults(fn=cmd_bench_bots)
     from .players import HELP as players_help

@@ -18,6 +18,7 @@ class RandomPlayer:
 
     name = "random"
     view_actions = False
+    forced_unseen = False  # its generator is drawn from even when one action is legal
 
     def __init__(self, seed: int | None = None, rules=None) -> None:
         self.rng = random.Random(seed)
@@ -43,8 +44,12 @@ def observe(player: Player, state, seat: int):
 
 
 def act(player: Player, state, seat: int) -> int:
-    """Ask a player for the move of `seat`, giving it that seat's view and the legal actions, nothing else."""
-    return player.act(observe(player, state, seat), state.legal_actions())
+    """Ask a player for the move of `seat`, giving it that seat's view and the legal actions, nothing else (no view
+    when only one action is legal and the player takes it unseen, as its `forced_unseen` says)."""
+    legal = state.legal_actions()
+    if len(legal) == 1 and getattr(player, "forced_unseen", False):
+        return legal[0]
+    return player.act(observe(player, state, seat), legal)
 
 
 def make_player(name: str, seed: int | None = None, rules=None) -> Player:

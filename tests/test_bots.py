@@ -217,3 +217,18 @@ def test_bots_play_every_variant(variant):
             assert steps < 1000
         res = s.result
         assert sum(res.payments) + res.pool_after - res.pool_before == 0
+
+
+def test_exchange_draws_are_what_random_sample_draws():
+    """greedy's draws of an exchange (`samples`) take exactly the cards `random.Random(seed).sample` takes, one
+    sample after the other, on pools small and large (both of sample's methods) and every size of sample."""
+    from ombre_rules.bots.greedy import EXCHANGE_DRAWS, samples
+
+    rng = random.Random(18)
+    for _ in range(3000):
+        pool = sorted(rng.sample(range(64), rng.randint(1, 60)))
+        k = rng.randint(0, len(pool))
+        seed = rng.getrandbits(48)
+        ref = random.Random(seed)
+        want = tuple(sum(1 << c for c in ref.sample(pool, k)) for _ in range(EXCHANGE_DRAWS))
+        assert samples(random.Random(seed).getrandbits, pool, k) == want, (seed, pool, k)

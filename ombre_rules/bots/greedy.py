@@ -3,12 +3,13 @@ cards, and bids from a hand evaluation made with the variant's own rank tables."
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from itertools import pairwise
+from math import ceil, log
 
-from ..cards import bits
 from ..engine.phases import DONE
-from .seat import Seat, from_view
+from ..engine.view import rank_context
+from .seat import Seat, from_view, same_side
 
 # A bid needs this share of the tricks above an equal share (a declarer must beat each opponent).
 BID_MARGIN = 0.08
@@ -30,19 +31,22 @@ class Tables:
     """Per trump context, what the greedy player asks of every card, worked out once: the cards that beat it
     when it leads its own suit, its order of keeping, and the cards in the orders the estimates walk them."""
 
-    __slots__ = ("ctx", "beats", "keep", "median", "power", "tm", "pm", "tdesc", "plain", "suit_cards", "ordered",
-                 "pasc", "adesc", "aasc", "memo", "tshares", "lead_high", "lead_low")
+    __slots__ = ("ctx", "width", "full", "bits", "rows", "beats", "keep", "median", "power", "tm", "tdesc", "plain",
+                 "ordered", "pasc", "place", "adesc", "aasc", "memo", "tshares", "lead_high", "lead_low")
 
     def __init__(self, ctx) -> None:
         deck = ctx.rules.deck
         n = deck.size
         power = self.power = ctx.power
         tm = self.tm = ctx.trump_mask
-        self.pm = deck.full_mask & ~tm
         self.ctx = ctx
+        self.width = n
+        self.full = deck.full_mask
+        self.bits = deck.bits
+        self.rows = [ctx.key[ctx.eff[c]] for c in range(n)]  # the rank row of the suit each card leads
         self.beats = []
         for c in range(n):
-            row = ctx.key[ctx.eff[c]]
+            row = self.rows[c]
             m = 0
             for u in range(n):
                 if row[u] > row[c]:
@@ -60,23 +64,27 @@ class Tables:
         self.aasc = sorted(range(n), key=power.__getitem__)
         self.tdesc = [c for c in self.adesc if tm >> c & 1]
         self.pasc = [c for c in self.aasc if not tm >> c & 1]
+        self.place = [0] * n  # each plain card's place in pasc
+        for i, c in enumerate(self.pasc):
+            self.place[c] = i
         # per plain suit that has cards: its mask, its cards strongest first, and the tricks its holdings bring
         # (shared by every context that orders the suit's cards so)
         self.plain = []
         for s in range(len(deck.suits)):
             cards = [c for c in self.adesc if not tm >> c & 1 and ctx.eff[c] == s]
             if cards:
-                self.plain.append((_mask(cards), cards, _SHARES.setdefault(("plain", *cards), {})))
+                self.plain.append((_mask(cards), cards, _SHARES.setdefault(("plain", n, *cards), {})))
         # whether every plain suit's cards come before the next suit's (then the suits of any hand are in the
         # order of their lowest cards already)
         self.ordered = all(a[0].bit_length() < (b[0] & -b[0]).bit_length() for a, b in pairwise(self.plain))
         self.memo: dict = {}  # (hand, unseen, can, demands) -> exchange value
-        self.tshares = _SHARES.setdefault(("trumps", *self.tdesc), {})
+        self.tshares = _SHARES.setdefault(("trumps", n, *self.tdesc), {})
 
 
 _TABLES: dict = {}  # per context (contexts live as long as their ruleset, which caches them)
-# per order of a plain suit's cards (or of the trumps): (the hand's cards there, the unseen ones there) -> the
-# tricks they bring, one share per card that brings one
+# per size of the deck and order of a plain suit's cards (or of the trumps): the hand's cards there and the
+# unseen ones there (one int: the hand's shifted by the deck's size above the unseen) -> the tricks they bring,
+# one share per card that brings one
 _SHARES: dict[tuple, dict] = {}
 
 
@@ -87,35 +95,50 @@ def tables(ctx) -> Tables:
     return t
 
 
+# per ruleset, contract and trump, by identity (the value keeps them, so that their ids stay theirs): the tables
+# of the rank context they play with (`engine.view.rank_context`)
+_PLAYED: dict[tuple[int, int, int], tuple] = {}
+
+
+def played_tables(rules, contract, trump) -> Tables:
+    """The tables of the rank context of a contract and trump (before a contract: of the first contract)."""
+    key = (id(rules), id(contract), id(trump))
+    got = _PLAYED.get(key)
+    if got is None:
+        got = _PLAYED[key] = (rules, contract, trump, tables(rank_context(rules, contract, trump)))
+    return got[3]
+
+
 def estimate(t: Tables, hand: int, unseen: int) -> float:
     """Tricks a hand should take with the trump context of `t`: trumps that can draw the higher ones still out,
     top plain cards, and seconds guarded by length. Each suit's shares are worked out once per holding and
     remembered; they are added in the order the cards were always counted (trumps, then the plain suits by
     the hand's lowest card in each), so the sum is the same to the last bit."""
     tricks = 0.0
-    mine = hand & t.tm
+    width = t.width
+    tm = t.tm
+    mine = hand & tm
     if mine:
-        key = (mine, unseen & t.tm)
+        key = mine << width | unseen & tm
         memo = t.tshares
         shares = memo.get(key)
         if shares is None:
-            shares = _remember(memo, key, _trump_shares(t.tdesc, t.beats, *key))
+            shares = _remember(memo, key, _trump_shares(t.tdesc, t.beats, mine, unseen & tm))
         for x in shares:
             tricks += x
     plain = t.plain if t.ordered else sorted(t.plain, key=lambda p: (m := hand & p[0]) & -m)
     for sm, cards, memo in plain:
         m = hand & sm
         if m:
-            key = (m, unseen & sm)
-            shares = memo.get(key)
+            shares = memo.get(m << width | unseen & sm)
             if shares is None:
-                shares = _remember(memo, key, _plain_shares(cards, t.beats, *key))
+                shares = _remember(memo, m << width | unseen & sm, _plain_shares(cards, t.beats, m, unseen & sm))
             for x in shares:
                 tricks += x
     return tricks
 
 
-def _remember(memo: dict, key: tuple, value):
+def _remember(memo: dict, key: Hashable, value):
     if len(memo) >= MEMO_SIZE:
         memo.clear()
     memo[key] = value
@@ -157,7 +180,7 @@ def _plain_shares(cards: list[int], beats: list[int], mine: int, out: int) -> tu
 def junk(t: Tables, hand: int, unseen: int) -> list[int]:
     """Plain cards that are not masters, weakest first: what an exchange throws."""
     beats = t.beats
-    return [c for c in t.pasc if hand >> c & 1 and unseen & beats[c]]
+    return sorted([c for c in t.bits(hand & ~t.tm) if unseen & beats[c]], key=t.place.__getitem__)
 
 
 def best_trump(rules, contract, hand: int, unseen: int, suits) -> tuple[float, object]:
@@ -187,8 +210,8 @@ def exchange_value(t: Tables, hand: int, unseen: int, can: int, demands: int) ->
 def _exchange_value(t: Tables, hand: int, unseen: int, can: int, demands: int) -> float:
     est = estimate(t, hand, unseen)
     if demands:
-        top = [c for c in t.adesc if unseen >> c & 1][:demands]
-        low = [c for c in t.aasc if hand >> c & 1][:len(top)]
+        top = _first(t.adesc, unseen, demands)
+        low = _first(t.aasc, hand, len(top))
         got = _mask(top)
         hand, unseen = (hand & ~_mask(low)) | got, unseen & ~got
         est = max(est, estimate(t, hand, unseen))
@@ -199,43 +222,94 @@ def _exchange_value(t: Tables, hand: int, unseen: int, can: int, demands: int) -
     if unseen.bit_count() < len(throw):
         return est
     total = 0.0
-    for got in _draws(hand, unseen, len(throw)):
+    for got in _draws(t, hand, unseen, len(throw)):
         total += estimate(t, keep | got, unseen & ~got)
     return max(est, total / EXCHANGE_DRAWS)
 
 
 _DRAWS: dict = {}  # (hand, unseen, cards drawn) -> the draws: the same for every trump a hand is valued with
+_DRAW_RNG = random.Random()  # seeded anew by each hand: as random.Random(hand) would be
 
 
-def _draws(hand: int, unseen: int, k: int) -> tuple[int, ...]:
+def _draws(t: Tables, hand: int, unseen: int, k: int) -> tuple[int, ...]:
     """EXCHANGE_DRAWS draws of `k` cards of `unseen` (lowest first, drawn from as a list) as masks, seeded by
     the hand."""
     key = (hand, unseen, k)
     got = _DRAWS.get(key)
     if got is None:
-        pool = bits(unseen)
-        sample = random.Random(hand).sample
-        got = _remember(_DRAWS, key, tuple(_mask(sample(pool, k)) for _ in range(EXCHANGE_DRAWS)))
+        _DRAW_RNG.seed(hand)
+        got = _remember(_DRAWS, key, samples(_DRAW_RNG.getrandbits, t.bits(unseen), k))
     return got
+
+
+def samples(getrandbits: Callable[[int], int], pool: list[int], k: int) -> tuple[int, ...]:
+    """EXCHANGE_DRAWS samples of `k` cards of `pool`, one after the other from one generator, as masks: the
+    cards `random.Random.sample(pool, k)` takes, drawn as it draws them (each index below a size by
+    `getrandbits` of the size's bit length, again while too large; from a shrinking copy of a small pool,
+    else again while already taken), without building its lists (tests/test_bots.py compares the two)."""
+    n = len(pool)
+    setsize = 21
+    if k > 5:
+        setsize += 4 ** ceil(log(k * 3, 4))
+    out = []
+    if n <= setsize:
+        for _ in range(EXCHANGE_DRAWS):
+            p = pool[:]
+            m = 0
+            for size in range(n, n - k, -1):
+                b = size.bit_length()
+                j = getrandbits(b)
+                while j >= size:
+                    j = getrandbits(b)
+                m |= 1 << p[j]
+                p[j] = p[size - 1]
+            out.append(m)
+        return tuple(out)
+    b = n.bit_length()
+    for _ in range(EXCHANGE_DRAWS):
+        m = taken = 0
+        for _i in range(k):
+            j = getrandbits(b)
+            while j >= n or taken >> j & 1:
+                j = getrandbits(b)
+            taken |= 1 << j
+            m |= 1 << pool[j]
+        out.append(m)
+    return tuple(out)
 
 
 def contract_reaches(rules, contract, hand: int, unseen: int, talon: int, need: float) -> bool:
     """Whether the tricks the hand should take as declarer of `contract`, counting what an exchange or a demand
     may bring, reach `need`: with the best trump the declarer may name (the first that reaches it will do), or
     on average over the trumps that may be turned."""
-    choices = rules.trump_choices(contract) or [None]
+    ts = trump_tables(rules, contract)
     lim = contract.exchange.declarer.max_const if contract.exchange is not None else 0
     can = talon if lim is None else min(lim, talon)
-    vals = (exchange_value(tables(rules.context(contract.ranking, s)), hand, unseen, can, contract.demands)
-            for s in choices)
+    demands = contract.demands
+    vals = (exchange_value(t, hand, unseen, can, demands) for t in ts)
     if contract.trump_mode == "turned":
-        return sum(vals) / len(choices) >= need
+        return sum(vals) / len(ts) >= need
     return any(v >= need for v in vals)
+
+
+# per contract, by identity (a suit bid compares equal to the contract it is a bid of): the contract (kept, so
+# that its id stays its own) and its tables
+_TRUMP_TABLES: dict[int, tuple] = {}
+
+
+def trump_tables(rules, contract) -> list[Tables]:
+    """The tables of each trump the declarer of `contract` may play with (no trump where it has none)."""
+    got = _TRUMP_TABLES.get(id(contract))
+    if got is None:
+        choices = rules.trump_choices(contract) or [None]
+        got = _TRUMP_TABLES[id(contract)] = (contract, [tables(rules.context(contract.ranking, s)) for s in choices])
+    return got[1]
 
 
 # Random deals played to learn what a contract asks of its declarer.
 AIM_PROBES = 40
-_AIMS: dict = {}  # per contract (contracts live as long as their ruleset)
+_AIMS: dict = {}  # per contract (contracts live as long as their ruleset; a suit bid is its base's)
+_AIM_OF: dict[int, tuple] = {}  # the same by the contract's identity (no hash of its own to work out): (it, aim)
 
 
 def tricks_allowed(rules, contract) -> int | None:
@@ -243,8 +317,17 @@ def tricks_allowed(rules, contract) -> int | None:
     in a deal he won, when its declarer wins by taking few (a contract played to lose tricks). Learnt once per contract
     from random deals in which it is bid (all-pass fallbacks included) and played out at random: the contract
     aims low when the deals its declarer won gave him fewer tricks on average than those he lost."""
-    if contract in _AIMS:
-        return _AIMS[contract]
+    got = _AIM_OF.get(id(contract))
+    if got is not None:
+        return got[1]
+    if contract not in _AIMS:
+        _AIMS[contract] = _probe_aim(rules, contract)
+    _AIM_OF[id(contract)] = (contract, _AIMS[contract])
+    return _AIMS[contract]
+
+
+def _probe_aim(rules, contract) -> int | None:
+    """What `tricks_allowed` learns of a contract from its random deals."""
     from ..engine import State
 
     rng = random.Random(contract.index)
@@ -264,16 +347,26 @@ def tricks_allowed(rules, contract) -> int | None:
         d = s.result.declarer
         (won if s.result.payments[d] > 0 else lost).append(s.result.tricks[d])
     low = bool(won and lost) and sum(won) / len(won) < sum(lost) / len(lost)
-    _AIMS[contract] = max(won) if low else None
-    return _AIMS[contract]
+    return max(won) if low else None
 
 
 def low_estimate(rules, contract, hand: int, unseen: int) -> float:
     """Tricks a hand is likely to be unable to lose as declarer of `contract`: its trick estimate with the
     trump that makes it weakest (or on average over the trumps that may be turned)."""
-    choices = rules.trump_choices(contract) or [None]
-    vals = [estimate(tables(rules.context(contract.ranking, t)), hand, unseen) for t in choices]
+    vals = [estimate(t, hand, unseen) for t in trump_tables(rules, contract)]
     return sum(vals) / len(vals) if contract.trump_mode == "turned" else min(vals)
+
+
+def _first(order: list[int], mask: int, k: int) -> list[int]:
+    """The first `k` cards of `order` that are in `mask` (fewer if it has fewer)."""
+    out: list[int] = []
+    if k > 0:
+        for c in order:
+            if mask >> c & 1:
+                out.append(c)
+                if len(out) == k:
+                    break
+    return out
 
 
 def _mask(cards) -> int:
@@ -322,7 +415,7 @@ class GreedyPolicy:
             return r.A_STOP
         if a0 < r.A_DISCARD:
             return self.play(s, legal)
-        if a0 < r.A_BID or r.A_DRAW in legal and any(a < r.A_BID for a in legal):
+        if is_exchange(r, legal):
             return self.exchange(s, legal)
         if any(r.A_BID <= a < r.A_TRUMP for a in legal) or r.A_HOLD in legal:
             return self.bid(s, legal)
@@ -394,60 +487,83 @@ class GreedyPolicy:
 
     # -- exchange --------------------------------------------------------------------------------------
     def exchange(self, s: Seat, legal: list[int]) -> int:
-        r = s.rules
-        unseen = r.deck.full_mask & ~s.seen
-        if s.trump is None and s.contract is not None and s.contract.trump_mode == "named":
-            suit = best_trump(r, s.contract, s.hand, unseen, r.deck.suits)[1]
-            ctx = r.context(s.contract.ranking, suit)
-        else:
-            ctx = s.ctx
-        t = tables(ctx)
-        may = {a - r.A_DISCARD for a in legal if r.A_DISCARD <= a < r.A_BID}
-        for c in junk(t, s.hand, unseen):
-            if c in may and (s.seat == s.declarer or t.power[c] < t.median):
-                return r.A_DISCARD + c
-        if r.A_DRAW in legal:
-            return r.A_DRAW
-        c = min(may, key=t.keep.__getitem__)
-        return r.A_DISCARD + c
+        return discard(s.rules, s.seat, s.declarer, s.contract, s.trump, s.hand, s.rules.deck.full_mask & ~s.seen,
+                       legal)
 
     # -- play ------------------------------------------------------------------------------------------
     def play(self, s: Seat, legal: list[int]) -> int:
-        nc = s.rules.A_DISCARD
-        return self.card(s.ctx, s.seat, s.declarer, s.contract, s.seen, s.trick, s.partners, s.active,
-                         [a for a in legal if a < nc])
+        r = s.rules
+        nc = r.A_DISCARD
+        cards = legal if max(legal) < nc else [a for a in legal if a < nc]
+        if s.seat == s.declarer and tricks_allowed(r, s.contract) is not None:
+            return duck(s.ctx, s.trick, cards)
+        t = played_tables(r, s.contract, s.trump)
+        return card(t, s.seat, s.declarer, s.partner, s.hidden_partner, t.full & ~s.seen, s.trick, s.active, cards)
 
-    def card(self, ctx, seat: int, declarer: int | None, contract, seen: int, trick: list[tuple[int, int]],
-             partners: Callable[[], set[int]], active: int, cards: list[int]) -> int:
-        """The card to play of `cards` for `seat`, which knows the places of the cards `seen`, with `trick` (seat,
-        card) in play, `partners()` its side, `active` seats playing, and the rank tables `ctx`."""
-        r = ctx.rules
-        t = tables(ctx)
-        beats = t.beats
-        unseen = r.deck.full_mask & ~seen
-        if seat == declarer and tricks_allowed(r, contract) is not None:
-            return duck(ctx, trick, cards)
-        if not trick:
-            masters = [c for c in cards if not unseen & beats[c]]
-            if masters:
-                return max(masters, key=t.lead_high.__getitem__)
-            tm = t.tm
-            plain = [c for c in cards if not tm >> c & 1]
-            return min(plain or cards, key=t.lead_low.__getitem__)
-        row = ctx.key[ctx.eff[trick[0][1]]]
-        best_seat, best = max(trick, key=lambda sc: row[sc[1]])
-        if best_seat in partners():
-            return min(cards, key=t.keep.__getitem__)
-        top = row[best]
-        winners = sorted((c for c in cards if row[c] > top), key=row.__getitem__)
-        if not winners:
-            return min(cards, key=t.keep.__getitem__)
-        if len(trick) == active - 1:
-            return winners[0]
-        for c in winners:  # the cheapest card no unseen card can overtake in this trick
-            if not unseen & beats[c]:
-                return c
+
+def is_exchange(r, legal: list[int]) -> bool:
+    """Whether a choice with no claim and no card to play in `legal` (of more than one action) is an exchange's:
+    discards, or a draw beside them."""
+    return legal[0] < r.A_BID or r.A_DRAW in legal and any(a < r.A_BID for a in legal)
+
+
+def discard(r, seat: int, declarer: int | None, contract, trump, hand: int, unseen: int, legal: list[int]) -> int:
+    """The exchange's choice of `seat`: its weakest junk card that it may throw (a defender: only one below the
+    median), else a draw, else the card it least wants to keep; with the trump it would name when trumps are
+    still to be named."""
+    if trump is None and contract is not None and contract.trump_mode == "named":
+        suit = best_trump(r, contract, hand, unseen, r.deck.suits)[1]
+        t = tables(r.context(contract.ranking, suit))
+    else:
+        t = played_tables(r, contract, trump)
+    nd, nb = r.A_DISCARD, r.A_BID
+    may = 0  # the hand's cards it may discard
+    for a in legal:
+        if nd <= a < nb:
+            may |= 1 << (a - nd)
+    may &= hand
+    beats, power, median = t.beats, t.power, t.median
+    declares = seat == declarer
+    for c in t.pasc:  # its junk (as `junk` lists it), weakest first
+        if may >> c & 1 and unseen & beats[c] and (declares or power[c] < median):
+            return nd + c
+    if r.A_DRAW in legal:
+        return r.A_DRAW
+    c = min({a - nd for a in legal if nd <= a < nb}, key=t.keep.__getitem__)  # of a set, as ties always fell
+    return nd + c
+
+
+def card(t: Tables, seat: int, declarer: int | None, partner: int | None, hidden: bool, unseen: int,
+         trick: list[tuple[int, int]], active: int, cards: list[int]) -> int:
+    """The card to play of `cards` for `seat` (not the declarer of a contract won by taking few tricks: he
+    ducks) with the rank tables of `t`, the cards `unseen` whose places it does not know, `trick` (seat,
+    card) in play, `active` seats playing, and the declarer and his partner as it knows them (`same_side`)."""
+    beats = t.beats
+    if not trick:
+        masters = [c for c in cards if not unseen & beats[c]]
+        if masters:
+            return max(masters, key=t.lead_high.__getitem__)
+        tm = t.tm
+        plain = [c for c in cards if not tm >> c & 1]
+        return min(plain or cards, key=t.lead_low.__getitem__)
+    best_seat, c = trick[0]
+    row = t.rows[c]
+    top = row[c]
+    for sc in trick:  # the first of the highest
+        k = row[sc[1]]
+        if k > top:
+            best_seat, top = sc[0], k
+    if same_side(seat, best_seat, declarer, partner, hidden):
+        return min(cards, key=t.keep.__getitem__)
+    winners = sorted([c for c in cards if row[c] > top], key=row.__getitem__)
+    if not winners:
+        return min(cards, key=t.keep.__getitem__)
+    if len(trick) == active - 1:
         return winners[0]
+    for c in winners:  # the cheapest card no unseen card can overtake in this trick
+        if not unseen & beats[c]:
+            return c
+    return winners[0]
 
 
 def duck(ctx, trick: list[tuple[int, int]], cards: list[int]) -> int:
@@ -469,6 +585,7 @@ class GreedyPlayer:
 
     name = "greedy"
     view_actions = "facts"  # its view's facts as masks (`engine.view.seat_facts`): no names to build and read
+    forced_unseen = True  # one legal action is taken without a view
 
     def __init__(self, seed: int | None = None, rules=None) -> None:
         self.rules = rules

@@ -8,8 +8,7 @@ import time
 
 from ..engine import DONE
 from ..engine.phases import PLAY
-from ..engine.view import rank_context, side_of
-from .greedy import GreedyPolicy
+from .greedy import GreedyPolicy, card, discard, duck, is_exchange, played_tables, tricks_allowed
 from .sample import Knowledge, sample
 from .seat import from_state, from_view, played_cards, world_partner, world_trick
 
@@ -17,7 +16,10 @@ DEFAULT_ROLLOUTS = 200
 
 
 def playout(world, policy: GreedyPolicy) -> None:
-    """Play a world to its end with the greedy policy at every seat."""
+    """Play a world to its end with the greedy policy at every seat; an exchange's choice (as greedy's `choose`
+    routes it: no claim, no card to play) made from the world's masks without the seat's whole situation."""
+    r = world.rules
+    nd, stop = r.A_DISCARD, r.A_STOP
     legal_actions = world.legal_actions
     apply = world.apply
     choose = policy.choose
@@ -26,25 +28,41 @@ def playout(world, policy: GreedyPolicy) -> None:
             _play(world, policy)
             continue
         legal = legal_actions()
-        apply(legal[0] if len(legal) == 1 else choose(from_state(world, world.to_move), legal))
+        if len(legal) == 1:
+            apply(legal[0])
+        elif legal[0] >= nd and stop not in legal and is_exchange(r, legal):
+            seat = world.to_move
+            hand = world.hands[seat]
+            declarer = world.declarer
+            apply(discard(r, seat, declarer if declarer >= 0 else None, world.contract, world.trump, hand,
+                          r.deck.full_mask & ~(hand | world.discards[seat] | played_cards(world)), legal))
+        else:
+            apply(choose(from_state(world, world.to_move), legal))
 
 
 def _play(world, policy: GreedyPolicy) -> None:
     """Play on while the world is in the play phase: greedy's card for every seat, worked out from what stays
-    fixed through the phase (the rank tables, the seats playing) and the cards played, kept up card by card;
-    a choice other than a card (a claim, a concession) as greedy makes it from the seat's situation."""
+    fixed through the phase (the rank tables, the seats playing, the declarer's aim) and the cards played and
+    the trick in play, kept up card by card; a choice other than a card (a claim, a concession) as greedy makes
+    it from the seat's situation."""
     r = world.rules
     nd = r.A_DISCARD
     trump = world.trump
-    ctx = rank_context(r, world.contract, trump)
     contract = world.contract
+    t = played_tables(r, contract, trump)
+    ctx = t.ctx
+    full = t.full
     declarer = world.declarer if world.declarer >= 0 else None
+    low = declarer is not None and tricks_allowed(r, contract) is not None
     sitters = r.sitters[world.dealer]
     active = r.players - len(sitters) + (world.declarer in sitters)
     played = played_cards(world)
+    trick = world_trick(world)
+    # the declarer's partner as each seat knows him: fixed through the play when there is none
+    sides = None if world.partner >= 0 else [world_partner(world, seat) for seat in range(r.players)]
     legal_actions = world.legal_actions
     apply = world.apply
-    card = policy.card
+    hands, discards = world.hands, world.discards  # changed in place only
     while world.phase == PLAY:
         legal = legal_actions()
         seat = world.to_move
@@ -52,17 +70,25 @@ def _play(world, policy: GreedyPolicy) -> None:
             a = legal[0]
         elif legal[-1] >= nd:
             a = policy.choose(from_state(world, seat), legal)
+        elif low and seat == declarer:
+            a = duck(ctx, trick, legal)
         else:
-            partner, hidden = world_partner(world, seat)
-            seen = world.hands[seat] | world.discards[seat] | played
-            a = card(ctx, seat, declarer, contract, seen, world_trick(world),
-                     lambda s=seat, p=partner, h=hidden: side_of(s, declarer, p, h, r.players), active, legal)
+            partner, hidden = world_partner(world, seat) if sides is None else sides[seat]
+            a = card(t, seat, declarer, partner, hidden, full & ~(hands[seat] | discards[seat] | played), trick,
+                     active, legal)
         apply(a)
-        if a < nd:
-            played |= 1 << a
-            if world.trump is not trump:  # trumps fixed by the first lead (contract `trump: first_lead`)
-                trump = world.trump
-                ctx = rank_context(r, contract, trump)
+        if a >= nd:
+            trick = world_trick(world)
+            continue
+        played |= 1 << a
+        if not trick and world.trump is not trump:  # trumps fixed by the first lead (contract `trump: first_lead`)
+            trump = world.trump
+            t = played_tables(r, contract, trump)
+            ctx = t.ctx
+        if world.trick:
+            trick.append((seat, a))
+        else:
+            trick = []
 
 
 class PimcPlayer:
@@ -70,6 +96,7 @@ class PimcPlayer:
 
     name = "pimc"
     view_actions = True
+    forced_unseen = True  # one legal action is taken without a view
 
     def __init__(self, seed: int | None = None, rules=None, rollouts: int = DEFAULT_ROLLOUTS,
                  seconds: float | None = None, greedy_auction: bool = False, sampler=sample,

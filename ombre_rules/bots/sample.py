@@ -166,14 +166,19 @@ def _try(k: Knowledge, rng: random.Random) -> State | None:
     order = sorted((s for s in range(n) if need[s]), key=lambda s: -k.voids[s].bit_count())
     spare = sum(k.disc_need) + k.talon_need  # hidden cards that go to no hand: anything may lie there
     for i, s in enumerate(order):
-        ok = [c for c in pool if not k.voids[s] >> c & 1]
+        void = k.voids[s]
+        ok = [c for c in pool if not void >> c & 1] if void else pool
         # cards no later seat may hold and the piles cannot all take: this seat must take them
         later = -1
         for t in order[i + 1:]:
             later &= k.voids[t]
-        forced = [c for c in ok if later >> c & 1][:max(0, len([c for c in pool if later >> c & 1]) - spare)]
-        taken = set(forced)
-        got = (forced + [c for c in ok if c not in taken])[:need[s]]
+        if later:
+            forced = [c for c in ok if later >> c & 1][:max(0, len([c for c in pool if later >> c & 1]) - spare)]
+            taken = set(forced)
+            got = (forced + [c for c in ok if c not in taken])[:need[s]]
+        else:  # none forced
+            forced = []
+            got = ok[:need[s]]
         if len(got) < need[s] or len(forced) > need[s]:
             return None
         for c in got:

@@ -2,9 +2,12 @@
 world of a Monte-Carlo search, from that world's state (where every card is the sample's own guess)."""
 from __future__ import annotations
 
-from ..engine.view import Seat, partner_known
+from functools import reduce
+from operator import or_
 
-__all__ = ["Seat", "from_state", "from_view"]
+from ..engine.view import Seat, partner_known, same_side
+
+__all__ = ["Seat", "from_state", "from_view", "same_side"]
 
 
 def from_view(rules, v: dict) -> Seat:
@@ -58,11 +61,12 @@ def from_state(state, seat: int) -> Seat:
     declarer = state.declarer
     partner, hidden = world_partner(state, seat)
     active = state.tn  # the seats in the ring of play: no sitter but a declaring one, no defender who passed
-    held = 0
+    held = sum(map(int.bit_count, state.hands))
     out = state.def_out
-    for s, h in enumerate(state.hands):
-        if not out >> s & 1:
-            held += h.bit_count()
+    if out:
+        for s, h in enumerate(state.hands):
+            if out >> s & 1:
+                held -= h.bit_count()
     total = (held + sum(state.tricks) * active + len(state.trick)) // active
     return Seat(r, seat, state.hands[seat], seen, state.contract, state.trump,
                 declarer if declarer >= 0 else None, partner, hidden, world_trick(state), active, total,
@@ -71,9 +75,7 @@ def from_state(state, seat: int) -> Seat:
 
 def played_cards(state) -> int:
     """Every card played to a trick so far (the piles won and the trick in play)."""
-    m = 0
-    for w in state.won:
-        m |= w
+    m = reduce(or_, state.won, 0)
     for c in state.trick:
         m |= 1 << c
     return m

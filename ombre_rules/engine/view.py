@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import reduce
+from operator import or_
 from typing import Any
 
 from ..checks import seat_id
@@ -166,10 +168,6 @@ class Seat:
         fixed trump if it has one, else no trump)."""
         return rank_context(self.rules, self.contract, self.trump)
 
-    def partners(self) -> set[int]:
-        """The seats certainly on this seat's side (itself included)."""
-        return side_of(self.seat, self.declarer, self.partner, self.hidden_partner, self.rules.players)
-
 
 def rank_context(rules, contract, trump):
     """The rank tables of a contract and trump (or, before a contract, of the first contract, with its fixed
@@ -180,17 +178,16 @@ def rank_context(rules, contract, trump):
     return rules.context(c.ranking, trump)
 
 
-def side_of(seat: int, declarer: int | None, partner: int | None, hidden_partner: bool, players: int) -> set[int]:
-    """The seats `seat` knows for certain to be on its side (itself included), knowing the declarer, his
-    partner (None: none known) and whether he has a partner it does not know."""
+def same_side(seat: int, other: int, declarer: int | None, partner: int | None, hidden_partner: bool) -> bool:
+    """Whether `seat` knows for certain that `other` is on its side (itself included), knowing the declarer,
+    his partner (None: none known) and whether he has a partner it does not know."""
     if declarer is None:
-        return {seat}
-    side = {declarer} | ({partner} if partner is not None else set())
-    if seat in side:
-        return side
+        return other == seat
+    if seat == declarer or seat == partner:
+        return other == declarer or other == partner
     if hidden_partner:
-        return {seat}
-    return set(range(players)) - side
+        return other == seat
+    return other != declarer and other != partner
 
 
 def seat_facts(state, seat: int) -> Seat:
@@ -198,37 +195,59 @@ def seat_facts(state, seat: int) -> Seat:
     naming a card: what the seat's view shows and nothing else."""
     r = state.rules
     hands = state.hands
-    gone = 0  # the cards of the tricks played: the piles won (each trick goes whole to its winner)
-    for w in state.won:
-        gone |= w
+    gone = reduce(or_, state.won, 0)  # the cards of the tricks played: each trick goes whole to its winner's pile
     seen = hands[seat] | state.discards[seat] | gone
-    if state.talon:
+    if state.talon and state.contract is not None:
         seen |= leftover_shown(state, seat)
     if state.turned >= 0:
         seen |= 1 << state.turned
     declarer = state.declarer
     sitters = r.sitters[state.dealer]
-    n = state.n
     out = state.def_out  # defenders who passed: their hands lie down, out of play
     # the seats not sitting out (a sitter may declare) and still in play
-    active = n - len(sitters) + sitters.count(declarer) - out.bit_count()
+    active = state.n - len(sitters) + sitters.count(declarer) - out.bit_count()
+    held = sum(map(int.bit_count, hands))  # the cards in the hands of the seats in play
+    if out:
+        for s, h in enumerate(hands):
+            if out >> s & 1:
+                held -= h.bit_count()
     cur = state.trick
     trick = []
     if cur:
-        out_seats = [s for s in range(n) if (s in sitters and s != declarer) or out >> s & 1]
-        s = state.current_player
-        if s < 0:
-            s = seat
-        for c in reversed(cur):
+        trick = _trick_seats(state, seat, sitters, declarer, out)
+        for c in cur:
             seen |= 1 << c
+    partner = state.partner if state.partner >= 0 and partner_known(state, seat) else None
+    return Seat(r, seat, hands[seat], seen, state.contract, state.trump, declarer if declarer >= 0 else None,
+                partner, state.called >= 0 and partner is None, trick, active,
+                (held + gone.bit_count() + len(cur)) // active, len(state.talon), None)
+
+
+_BEFORE: dict[tuple, tuple[int, ...]] = {}  # (seats, sitters, declarer, defenders out) -> each seat's forerunner
+
+
+def _trick_seats(state, seat: int, sitters: tuple[int, ...], declarer: int, out: int) -> list[tuple[int, int]]:
+    """The trick in play as (seat, card) as a view shows it: the seats before the one to move (or `seat`) in
+    turn, passing over the sitters (but a declaring one) and the defenders out of play."""
+    n = state.n
+    key = (n, sitters, declarer, out)
+    before = _BEFORE.get(key)
+    if before is None:
+        out_seats = [s for s in range(n) if (s in sitters and s != declarer) or out >> s & 1]
+        prev = []
+        for s in range(n):
             for _ in range(n):
                 s = (s - 1) % n
                 if s not in out_seats:
                     break
-            trick.append((s, c))
-        trick.reverse()
-    partner = state.partner if state.partner >= 0 and partner_known(state, seat) else None
-    total = (sum(h.bit_count() for s, h in enumerate(hands) if not out >> s & 1) + gone.bit_count() + len(cur)) \
-        // active
-    return Seat(r, seat, hands[seat], seen, state.contract, state.trump, declarer if declarer >= 0 else None,
-                partner, state.called >= 0 and partner is None, trick, active, total, len(state.talon), None)
+            prev.append(s)
+        before = _BEFORE[key] = tuple(prev)
+    s = state.current_player
+    if s < 0:
+        s = seat
+    trick = []
+    for c in reversed(state.trick):
+        s = before[s]
+        trick.append((s, c))
+    trick.reverse()
+    return trick

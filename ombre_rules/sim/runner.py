@@ -39,6 +39,7 @@ def play_deal(rules: Ruleset, names: list[str], seed: int, i: int, double_dummy:
     s = deal_seed(seed, i)
     n = rules.players
     players = [make_player(nm, s * 16 + k, rules) for k, nm in enumerate(names)]
+    unseen = [getattr(p, "forced_unseen", False) for p in players]
     state = State(rules, seed=s, dealer=i % n)
     verbs = rules.action_verbs
     offered: set[str] = set()
@@ -53,12 +54,15 @@ def play_deal(rules: Ruleset, names: list[str], seed: int, i: int, double_dummy:
         if max(legal) >= high:
             offered.update(verbs[a] for a in legal if a >= high)
         # as players.act does, with the legal list already made
-        state.apply(players[seat].act(observe(players[seat], state, seat), legal))
+        if len(legal) == 1 and unseen[seat]:
+            state.apply(legal[0])
+        else:
+            state.apply(players[seat].act(observe(players[seat], state, seat), legal))
     res = state.result
     return {"deal": i, "seed": s, "dealer": state.dealer, "declarer": res.declarer, "contract": res.contract,
             "trump": res.trump, "outcome": res.outcome, "tricks": list(res.tricks), "payments": list(res.payments),
             "pool_before": res.pool_before, "pool_after": res.pool_after, "actions": len(state.history),
-            "history": [rules.action_str(a) for a in state.history], "fallback": fallback_taken(rules, state),
+            "history": list(map(rules.action_str, state.history)), "fallback": fallback_taken(rules, state),
             "offered": sorted(offered), "taken": sorted({verbs[a] for a in state.history if a >= high}),
             "decisions": decisions, "choices": choices, "winners": [w for _l, _c, w in state.trick_log],
             **({"double_dummy": deal_loss(state)} if double_dummy else {}),

@@ -1,12 +1,20 @@
 """The bots' speed per variant, measured in one run: deals per second of `simulate` with greedy players, the
-time of one Monte-Carlo decision at a budget of play-outs, and that time against 1,000 random deals."""
+time of one Monte-Carlo decision at a budget of play-outs, and that time against 1,000 random deals (of the
+engine, and optionally of a yardstick script)."""
 from __future__ import annotations
 
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
 import time
 
 from .. import bench
 from ..bots.pimc import DEFAULT_ROLLOUTS, PimcPlayer
 from ..engine import DONE, State
+from ..errors import OmbreError
 from ..players import act, make_player
 from .runner import _rules, deal_seed, play_chunk
 
@@ -79,31 +87,81 @@ def pimc_decision_time(variant: str, decisions: int, seed: int, rollouts: int = 
             "greedy_fallbacks": fallbacks}
 
 
+YARDSTICK_RUNS = 3  # runs of a yardstick script a row takes the median of
+YARDSTICK_DEALS = 1000
+YARDSTICK_TIMEOUT = 600.0  # seconds one run may take
+
+
+def yardstick_time(path: str, seed: int) -> dict:
+    """The time of YARDSTICK_DEALS random deals of the yardstick script at `path`, the median of YARDSTICK_RUNS
+    runs (seeds `seed`, `seed` + 1, ...): each run is `python PATH --deals 1000 --reps 1 --warmup 500 --seed S
+    --json FILE` in a process of its own, and its time is read from the last line of FILE
+    (`games_per_s_median`, deals per second of wall time: the script's own clock)."""
+    times = []
+    for k in range(YARDSTICK_RUNS):
+        fd, out = tempfile.mkstemp(suffix=".jsonl")
+        os.close(fd)
+        try:
+            cmd = [sys.executable, path, "--deals", str(YARDSTICK_DEALS), "--reps", "1", "--warmup", "500",
+                   "--seed", str(seed + k), "--json", out]
+            try:
+                run = subprocess.run(cmd, capture_output=True, text=True, timeout=YARDSTICK_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                raise OmbreError(f"yardstick '{path}' took more than {YARDSTICK_TIMEOUT:g} s") from None
+            if run.returncode != 0:
+                tail = run.stderr.strip().splitlines()[-1:] or ["no message"]
+                raise OmbreError(f"yardstick '{path}' failed (exit {run.returncode}): {tail[0]}")
+            with open(out, encoding="utf-8") as f:
+                lines = f.read().strip().splitlines()
+            try:
+                rate = float(json.loads(lines[-1])["games_per_s_median"])
+            except (IndexError, ValueError, KeyError, TypeError):
+                raise OmbreError(f"yardstick '{path}' wrote no 'games_per_s_median' to its --json file") from None
+            if not rate > 0:
+                raise OmbreError(f"yardstick '{path}' reported {rate!r} deals per second")
+            times.append(YARDSTICK_DEALS / rate)
+        finally:
+            os.unlink(out)
+    return {"deals": YARDSTICK_DEALS, "runs": YARDSTICK_RUNS, "seconds": round(statistics.median(times), 4)}
+
+
 def measure(variants: list[str], deals: int, decisions: int, seed: int,
-            rollouts: int = DEFAULT_ROLLOUTS) -> list[dict]:
+            rollouts: int = DEFAULT_ROLLOUTS, yardstick: str | None = None) -> list[dict]:
     """One row per variant: its greedy simulate rate, the time of RANDOM_DEALS random deals, and its Monte-Carlo
-    decision time, also as a multiple of the random deals' time (`per_random_deals`)."""
+    decision time, also as a multiple of the random deals' time (`per_random_deals`); with a `yardstick`
+    script, also its time for 1,000 deals (timed next to the decisions) and the decision's time as a multiple
+    of it (`per_yardstick_1000`)."""
     rows = []
     for v in variants:
         rules = _rules(v, {})
         rnd = random_time(v, seed)
+        yard = yardstick_time(yardstick, seed) if yardstick is not None else None
         pimc = pimc_decision_time(v, decisions, seed, rollouts)
         pimc["per_random_deals"] = round(pimc["mean_ms"] / (1000 * rnd["seconds"]), 3)
-        rows.append({"variant": rules.variant, "players": rules.players, "greedy": greedy_rate(v, deals, seed),
-                     "random": rnd, "pimc": pimc})
+        row = {"variant": rules.variant, "players": rules.players, "greedy": greedy_rate(v, deals, seed),
+               "random": rnd, "pimc": pimc}
+        if yard is not None:
+            pimc["per_yardstick_1000"] = round(pimc["mean_ms"] / (1000 * yard["seconds"]), 3)
+            row["yardstick"] = yard
+        rows.append(row)
     return rows
 
 
 def table(rows: list[dict]) -> str:
     """The rows as a plain-text table."""
+    yard = any("yardstick" in r for r in rows)
     head = (f"{'variant':<16} {'greedy deals/s':>14} {'pimc ms/decision':>16} {'max ms':>8} {'decisions':>9} "
-            f"{'fallbacks':>9} {'x random':>8}")
+            f"{'fallbacks':>9} {'x random':>8}" + (f" {'x yardstick':>11}" if yard else ""))
     lines = [head]
     for r in rows:
         g, p = r["greedy"], r["pimc"]
         lines.append(f"{r['variant']:<16} {g['deals_per_s']:>14.1f} {p['mean_ms']:>16.1f} {p['max_ms']:>8.1f} "
-                     f"{p['decisions']:>9} {p['greedy_fallbacks']:>9} {p['per_random_deals']:>8.2f}")
+                     f"{p['decisions']:>9} {p['greedy_fallbacks']:>9} {p['per_random_deals']:>8.2f}"
+                     + (f" {p['per_yardstick_1000']:>11.2f}" if yard else ""))
     if rows:
         lines.append(f"x random: a pimc decision's time over the time of {RANDOM_DEALS} random deals "
                      f"(ombre bench) of the same variant, in the same run")
+    if yard:
+        lines.append(f"x yardstick: the same over the yardstick script's time for {YARDSTICK_DEALS} deals (the "
+                     f"median of {YARDSTICK_RUNS} runs), in the same run")
     return "\n".join(lines)
