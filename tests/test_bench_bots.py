@@ -103,3 +103,22 @@ def test_yardstick_runs_with_this_python(tmp_path, monkeypatch):
     with pytest.raises(speed.OmbreError, match="took more than 600 s"):
         speed.yardstick_time(_fake(tmp_path), 1)
     assert seen == [sys.executable]
+
+
+def test_the_monte_carlo_seat_is_one_that_plays():
+    """In a game where the dealer sits out, pimc is seated among the seats that take part (it used to sit at the
+    dealer's seat in every deal, had nothing to decide, and the measure never ended)."""
+    from ombre_rules.sim.runner import _rules
+
+    rules = _rules("tresillo", {})
+    assert rules.players == 4 and all(d in rules.sitters[d] for d in range(4))
+    got = speed.pimc_decision_time("tresillo", 3, 1, 4)
+    assert (got["decisions"], got["deals"], got["rollouts"]) == (3, 1, 4)
+
+
+def test_a_seat_without_choices_is_an_error_not_a_hang(monkeypatch):
+    monkeypatch.setattr(speed, "MAX_DEALS_PER_DECISION", 2)
+    monkeypatch.setattr(speed.State, "legal_actions", lambda self: [self.rules.A_PASS])
+    monkeypatch.setattr(speed, "act", lambda player, state, seat: state.rules.A_PASS)
+    with pytest.raises(speed.OmbreError, match="ombre: the Monte-Carlo seat had no choice to make in 2 deals"):
+        speed.pimc_decision_time("ombre", 1, 1, 4)

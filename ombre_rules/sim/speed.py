@@ -57,16 +57,20 @@ def random_time(variant: str, seed: int) -> dict:
 def pimc_decision_time(variant: str, decisions: int, seed: int, rollouts: int = DEFAULT_ROLLOUTS) -> dict:
     """Mean and longest time of a Monte-Carlo decision at `rollouts` play-outs (decisions with one legal action
     are not counted: the player answers them at once), and how many of them fell back to the greedy choice
-    because no world consistent with the seat's view was found. Deal i of the run has pimc at seat i mod players and
-    greedy at the others; deals are played until `decisions` decisions are timed."""
+    because no world consistent with the seat's view was found. Deal i of the run has pimc at the seat i mod the
+    seats that take part in it (a seat sitting the deal out has nothing to decide) and greedy at the others;
+    deals are played until `decisions` decisions are timed."""
     rules = _rules(variant, {})
     n = rules.players
     times: list[float] = []
     fallbacks = 0
     i = 0
     while len(times) < decisions:
+        if i >= MAX_DEALS_PER_DECISION * (len(times) + 1):
+            raise OmbreError(f"{rules.variant}: the Monte-Carlo seat had no choice to make in {i} deals")
         s = deal_seed(seed, i)
-        me = i % n
+        playing = [p for p in range(n) if p not in rules.sitters[i % n]]
+        me = playing[i % len(playing)]
         players = [make_player("greedy", s * 16 + k, rules) for k in range(n)]
         players[me] = PimcPlayer(s * 16 + me, rules, rollouts=rollouts)
         state = State(rules, seed=s, dealer=i % n)
@@ -86,6 +90,8 @@ def pimc_decision_time(variant: str, decisions: int, seed: int, rollouts: int = 
             "mean_ms": round(1000 * sum(times) / len(times), 2), "max_ms": round(1000 * max(times), 2),
             "greedy_fallbacks": fallbacks}
 
+
+MAX_DEALS_PER_DECISION = 50  # deals played without a decision timed before the measure gives up
 
 YARDSTICK_RUNS = 3  # runs of a yardstick script a row takes the median of
 YARDSTICK_DEALS = 1000
