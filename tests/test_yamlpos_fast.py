@@ -72,6 +72,8 @@ def test_awkward_texts_read_alike(text, monkeypatch):
     ("a:\n\tb: 1\n", "f.yaml:2:1: malformed YAML: a tab character here (YAML indents with spaces only)"),
     ("a: 1\n b: 2\n", "f.yaml:2:3: malformed YAML: unexpected ':' (is the line indented too far, or does a value "
                       "containing ': ' need quotes?)"),
+    ("a: \"\ud800\"\n", "f.yaml:1:1: malformed YAML: unacceptable character #xd800: special characters are not "
+                       "allowed\n  in \"<unicode string>\", position 4"),
     ("a: !!python/object {}\n", "f.yaml:1:4: a tag (tag:yaml.org,2002:python/object): only plain YAML is read, "
                                 "without tags"),
 ])

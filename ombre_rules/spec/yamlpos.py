@@ -144,7 +144,7 @@ def load_text(text: str, file: str) -> PositionedDoc:
         try:
             _scan(text, file, _FAST)
             node = yaml.compose(text, Loader=_FAST)
-        except yaml.YAMLError:
+        except (yaml.YAMLError, UnicodeError):  # (libyaml reads UTF-8: a lone surrogate cannot reach it)
             node = None  # read again below, for PyYAML's own message
     try:
         if node is None:
