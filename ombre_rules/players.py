@@ -43,10 +43,12 @@ def observe(player: Player, state, seat: int):
     return state.view(seat, wants)
 
 
-def act(player: Player, state, seat: int) -> int:
-    """Ask a player for the move of `seat`, giving it that seat's view and the legal actions, nothing else (no view
-    when only one action is legal and the player takes it unseen, as its `forced_unseen` says)."""
-    legal = state.legal_actions()
+def act(player: Player, state, seat: int, legal: list[int] | None = None) -> int:
+    """Ask a player for the move of `seat`, giving it that seat's view and the legal actions (`legal`, when the
+    caller has them already), nothing else (no view when only one action is legal and the player takes it
+    unseen, as its `forced_unseen` says)."""
+    if legal is None:
+        legal = state.legal_actions()
     if len(legal) == 1 and getattr(player, "forced_unseen", False):
         return legal[0]
     return player.act(observe(player, state, seat), legal)

@@ -88,10 +88,10 @@ def test_random_playout_from_the_middle_of_a_deal():
 
 def test_random_playout_with_a_compulsory_bid_and_no_bid_condition(tmp_path):
     """A contract a seat must bid when it holds the cards (`compulsory`), with no `bid_when`: the random bids
-    take the pass away as the legal list does (the auction's plain loop is not used for it)."""
+    take the pass away as the legal list does."""
     from housefiles import house
 
     rules = load(house(tmp_path, "extends: ombre\ncontracts:\n  solo: {compulsory: \"spadille in hand(bidder)\"}\n"))
-    assert rules.compulsory and not rules.bid_conditions and not rules.plain_auction
+    assert rules.compulsory and not rules.bid_conditions
     outcomes = _both_ways(rules, 300, 3)
     assert sum(outcomes.values()) == 300

@@ -50,51 +50,6 @@ class AuctionStage:
         else:
             self._bid(a)
 
-    def _random_auction(self, rand) -> None:
-        """The first round of a plain auction (`Ruleset.plain_auction`) in `random_playout`: the decisions
-        `_random_bid` makes one after another, each applied as `_bid`, `_hold` and `_next_bidder` apply it,
-        until the auction ends."""
-        r = self.rules
-        a_pass, a_hold, a_bid = r.A_PASS, r.A_HOLD, r.A_BID
-        contracts, levels, round_bids = r.contracts, self.bid_levels, self.round_bids
-        final, others_passed = r.auction.final_bids, r.auction.others_passed
-        history, passed, bid_of, nxt, n = self.history, self.passed, self.bid_of, self.nxt, self.n
-        priority = r.hold_by_priority
-        while True:
-            bids = round_bids[self.high_level]
-            nb = len(bids)
-            i = int(rand() * (nb + (priority and self.high_seat >= 0 and self._may_hold(False))))
-            s = self.to_move
-            if i < nb:
-                a = bids[i]
-                history.append(a)
-                if a == a_pass:
-                    passed[s] = True
-                else:
-                    k = a - a_bid
-                    self.high = contracts[k]
-                    bid_of[s] = k
-                    self.high_level = levels[k]
-                    self.high_seat = self.high_by = s
-            else:
-                history.append(a_hold)
-                self.high_seat = s
-            if self.high in final:
-                self._end_auction()
-                return
-            hs = self.high_seat
-            for _ in range(n):
-                s = nxt[s]
-                if not passed[s] and s != hs:
-                    self.to_move = s
-                    if hs < 0 and others_passed and self._others_passed(s):
-                        self._end_auction()
-                        return
-                    break
-            else:
-                self._end_auction()
-                return
-
     def _apply_auction(self, a: int) -> None:
         """Pass, a bid above the high one, or hold; IllegalActionError otherwise."""
         r = self.rules

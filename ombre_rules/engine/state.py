@@ -251,17 +251,7 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
             elif ph == DONE:
                 return
             elif ph == AUCTION:  # a legal bid or hold, applied without checking it again
-                if self.round_no == 0 and self.rules.plain_auction:
-                    self._random_auction(rand)
-                else:
-                    self._random_bid(rand)
-            elif ph == TRUMP and self.contract.trump_allowed is None:  # any suit: as apply takes it from the list
-                r = self.rules
-                a = r.A_TRUMP + int(rand() * len(r.deck.suits))
-                self.history.append(a)
-                self.lm = -1
-                self.lc = None
-                self._apply_trump(a)
+                self._random_bid(rand)
             else:
                 acts = legal()
                 apply(acts[int(rand() * len(acts))])

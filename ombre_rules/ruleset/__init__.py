@@ -87,9 +87,6 @@ class Ruleset(ActionPart, PlayPart, ContractPart, AuctionPart, RankTables, DealP
         build_announce(self)
         self.bid_conditions = any(c.bid_when is not None or c.show is not None for c in self.contracts)
         self.compulsory = tuple(c for c in self.contracts if c.compulsory is not None)
-        # bids in turn that nothing but the bid lists and holds shape (State._random_auction plays them)
-        self.plain_auction = not self.bid_conditions and self.auction.forced_bid is None \
-            and self.auction.form != "duel" and not self.compulsory
         build_settlement(self)
         build_session_end(self)
         self._contexts: dict[tuple[str, int], Context] = {}

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..engine import DONE, State
 from ..errors import OmbreError
-from ..players import make_player, observe
+from ..players import act, make_player
 from ..ruleset import Ruleset, load
 from ..solve.analysis import deal_loss
 
@@ -39,7 +39,6 @@ def play_deal(rules: Ruleset, names: list[str], seed: int, i: int, double_dummy:
     s = deal_seed(seed, i)
     n = rules.players
     players = [make_player(nm, s * 16 + k, rules) for k, nm in enumerate(names)]
-    unseen = [getattr(p, "forced_unseen", False) for p in players]
     state = State(rules, seed=s, dealer=i % n)
     verbs = rules.action_verbs
     offered: set[str] = set()
@@ -53,11 +52,7 @@ def play_deal(rules: Ruleset, names: list[str], seed: int, i: int, double_dummy:
             choices += 1
         if max(legal) >= high:
             offered.update(verbs[a] for a in legal if a >= high)
-        # as players.act does, with the legal list already made
-        if len(legal) == 1 and unseen[seat]:
-            state.apply(legal[0])
-        else:
-            state.apply(players[seat].act(observe(players[seat], state, seat), legal))
+        state.apply(act(players[seat], state, seat, legal))
     res = state.result
     return {"deal": i, "seed": s, "dealer": state.dealer, "declarer": res.declarer, "contract": res.contract,
             "trump": res.trump, "outcome": res.outcome, "tricks": list(res.tricks), "payments": list(res.payments),
@@ -94,11 +89,10 @@ def _worker_start(variant: str, options: dict) -> None:
     _rules(variant, options)
 
 
-def _worker_ready(pause: float) -> int:
+def _worker_ready(pause: float) -> None:
     """A first task for each local worker: it is up, with its rules, once this returns. The pause keeps a
     worker from taking a second one before every other worker has started."""
     time.sleep(pause)
-    return os.getpid()
 
 
 MAX_CHUNK = 100  # deals of one chunk at most: its lines travel back together

@@ -112,6 +112,7 @@ _FAST = getattr(yaml, "CSafeLoader", None)
 # where the two differ: libyaml counts places differently after a byte-order mark, and accepts some tabs
 # that PyYAML refuses; a text with either is read by PyYAML alone
 _AWKWARD = re.compile("[\ufeff\t]")
+_UNREAD = object()  # no node yet (None is an empty document's)
 
 
 def _scan(text: str, file: str, loader: type) -> None:
@@ -139,15 +140,15 @@ def load_text(text: str, file: str) -> PositionedDoc:
     the limits above."""
     if len(text) > MAX_FILE_BYTES:
         raise SpecError(f"the file is larger than {MAX_FILE_BYTES} bytes", Loc(file, 1, 1))
-    node = None
+    node: Any = _UNREAD
     if _FAST is not None and not _AWKWARD.search(text):
         try:
             _scan(text, file, _FAST)
             node = yaml.compose(text, Loader=_FAST)
         except (yaml.YAMLError, UnicodeError):  # (libyaml reads UTF-8: a lone surrogate cannot reach it)
-            node = None  # read again below, for PyYAML's own message
+            pass  # read again below, for PyYAML's own message
     try:
-        if node is None:
+        if node is _UNREAD:
             _scan(text, file, yaml.SafeLoader)
             node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as e:
