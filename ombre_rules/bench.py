@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import random
 import time
-from collections import Counter
 
 from .engine import DONE, State
 from .engine.settle import PASSED_OUT
@@ -25,8 +24,8 @@ def run(rules: Ruleset, deals: int, seed: int, warmup: int = 200, loop: str = "p
     api = loop == "api"
     rng = random.Random(seed)
     rand = rng.random  # a uniform pick as legal[int(rand() * len(legal))], cheaper than rng.choice
-    contracts: Counter = Counter()
-    outcomes: Counter = Counter()
+    contracts: dict[str, int] = {}
+    outcomes: dict[str, int] = {}
     actions = 0
     pool = 0
     carry = None  # the values carried between deals (session.carry)
@@ -44,9 +43,10 @@ def run(rules: Ruleset, deals: int, seed: int, warmup: int = 200, loop: str = "p
         else:
             s.random_playout(rand)
         actions += len(s.history)
-        res = s.result
-        contracts[res.contract or PASSED_OUT] += 1
-        outcomes[res.outcome] += 1
+        res = s.res  # the result as _finish kept it (State.result adds the account, not needed here)
+        c = res.contract or PASSED_OUT
+        contracts[c] = contracts.get(c, 0) + 1
+        outcomes[res.outcome] = outcomes.get(res.outcome, 0) + 1
         pool = res.pool_after
         carry = s.carry_after
         dealer = nxt[dealer]

@@ -95,3 +95,74 @@ def test_random_playout_with_a_compulsory_bid_and_no_bid_condition(tmp_path):
     assert rules.compulsory and not rules.bid_conditions
     outcomes = _both_ways(rules, 300, 3)
     assert sum(outcomes.values()) == 300
+
+
+def _picked_agree(a: State, seed: int) -> int:
+    """Play `a` to its end with the public loop, and a copy with play_tricks wherever it plays (the public loop
+    elsewhere), the same random numbers choosing: the same actions, the same lists and tricks offered, the
+    same end. The number of cards play_tricks played."""
+    from ombre_rules.bots.seat import world_trick
+
+    b = a.clone()
+    ra = random.Random(seed).random
+    rb = random.Random(seed).random
+    seen_a, seen_b = [], []
+    while not a.is_terminal:
+        acts = a.legal_actions()
+        if a.phase_name == "play" and max(acts) < a.rules.A_DISCARD:
+            seen_a.append((a.to_move, acts, world_trick(a)))
+        a.apply(acts[int(ra() * len(acts))])
+
+    def pick(seat, cards, trick):
+        seen_b.append((seat, list(cards), list(trick)))
+        return cards[int(rb() * len(cards))]
+
+    while not b.is_terminal:
+        b.play_tricks(pick)
+        if b.is_terminal:
+            break
+        acts = b.legal_actions()
+        if b.phase_name == "play" and max(acts) < b.rules.A_DISCARD:
+            seen_b.append((b.to_move, acts, world_trick(b)))
+        b.apply(acts[int(rb() * len(acts))])
+    assert b.history == a.history, (seed, a.rules.variant)
+    assert seen_b == seen_a
+    assert b.trick_log == a.trick_log
+    assert b.result == a.result
+    assert (b.hands, b.hl, b.discards, b.won, b.tricks) == (a.hands, a.hl, a.discards, a.won, a.tricks)
+    assert ra() == rb()
+    return len(seen_b)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_play_tricks_is_the_public_loop(variant):
+    """State.play_tricks offers the legal cards and the trick in play as legal_actions and the state show
+    them, and plays the card picked as apply plays it: from the deal's start, and from anywhere in it."""
+    rules = load(variant)
+    picked = 0
+    for i in range(150):
+        a = State(rules, seed=7000 + i, dealer=i % rules.players)
+        r0 = random.Random(i)
+        for _ in range(i % 41):
+            if a.is_terminal:
+                break
+            acts = a.legal_actions()
+            a.apply(acts[int(r0.random() * len(acts))])
+        picked += _picked_agree(a, i)
+    assert picked > 150 * 5  # it played most of the cards, not a few
+
+
+@pytest.mark.parametrize(("variant", "option"), _option_runs(),
+                         ids=lambda x: x if isinstance(x, str) else ",".join(f"{k}={v}" for k, v in x.items()))
+def test_play_tricks_is_the_public_loop_with_each_option(variant, option):
+    rules = load(variant, option)
+    for i in range(12):
+        _picked_agree(State(rules, seed=900 + i, dealer=i % rules.players), i)
+
+
+def test_play_tricks_returns_at_once_outside_plain_play():
+    rules = load("ombre")
+    s = State(rules, seed=3)
+    before = s.to_text()
+    s.play_tricks(lambda seat, cards, trick: pytest.fail("no card is due in the auction"))
+    assert s.to_text() == before

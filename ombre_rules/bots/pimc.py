@@ -42,53 +42,55 @@ def playout(world, policy: GreedyPolicy) -> None:
 
 def _play(world, policy: GreedyPolicy) -> None:
     """Play on while the world is in the play phase: greedy's card for every seat, worked out from what stays
-    fixed through the phase (the rank tables, the seats playing, the declarer's aim) and the cards played and
-    the trick in play, kept up card by card; a choice other than a card (a claim, a concession) as greedy makes
-    it from the seat's situation."""
+    fixed through the phase (the rank tables, the seats playing, the declarer's aim) and the cards played,
+    kept up card by card, with the engine's loop of plain play (`State.play_tricks`); a choice other than a
+    card (a claim, a concession) as greedy makes it from the seat's situation, and the first lead of trumps
+    it fixes as any card."""
     r = world.rules
     nd = r.A_DISCARD
-    trump = world.trump
     contract = world.contract
-    t = played_tables(r, contract, trump)
-    ctx = t.ctx
-    full = t.full
     declarer = world.declarer if world.declarer >= 0 else None
     low = declarer is not None and tricks_allowed(r, contract) is not None
     sitters = r.sitters[world.dealer]
     active = r.players - len(sitters) + (world.declarer in sitters)
     played = played_cards(world)
-    trick = world_trick(world)
     # the declarer's partner as each seat knows him: fixed through the play when there is none
     sides = None if world.partner >= 0 else [world_partner(world, seat) for seat in range(r.players)]
-    legal_actions = world.legal_actions
-    apply = world.apply
     hands, discards = world.hands, world.discards  # changed in place only
+    t = ctx = full = trump = None
+
+    def pick(seat: int, cards: list[int], trick: list[tuple[int, int]]) -> int:
+        nonlocal played
+        if len(cards) == 1:
+            a = cards[0]
+        elif low and seat == declarer:
+            a = duck(ctx, trick, cards)
+        else:
+            partner, hidden = world_partner(world, seat) if sides is None else sides[seat]
+            a = card(t, seat, declarer, partner, hidden, full & ~(hands[seat] | discards[seat] | played), trick,
+                     active, cards)
+        played |= 1 << a
+        return a
+
     while world.phase == PLAY:
-        legal = legal_actions()
+        if t is None or world.trump is not trump:  # trumps fixed by the first lead (contract `trump: first_lead`)
+            trump = world.trump
+            t = played_tables(r, contract, trump)
+            ctx, full = t.ctx, t.full
+        world.play_tricks(pick)
+        if world.phase != PLAY:
+            return
+        legal = world.legal_actions()
         seat = world.to_move
         if len(legal) == 1:
             a = legal[0]
         elif legal[-1] >= nd:
             a = policy.choose(from_state(world, seat), legal)
-        elif low and seat == declarer:
-            a = duck(ctx, trick, legal)
         else:
-            partner, hidden = world_partner(world, seat) if sides is None else sides[seat]
-            a = card(t, seat, declarer, partner, hidden, full & ~(hands[seat] | discards[seat] | played), trick,
-                     active, legal)
-        apply(a)
-        if a >= nd:
-            trick = world_trick(world)
-            continue
-        played |= 1 << a
-        if not trick and world.trump is not trump:  # trumps fixed by the first lead (contract `trump: first_lead`)
-            trump = world.trump
-            t = played_tables(r, contract, trump)
-            ctx = t.ctx
-        if world.trick:
-            trick.append((seat, a))
-        else:
-            trick = []
+            a = pick(seat, legal, world_trick(world))
+        world.apply(a)
+        if a < nd:
+            played |= 1 << a
 
 
 class PimcPlayer:
@@ -178,7 +180,7 @@ def _payout(world, a: int, me: int, policy: GreedyPolicy) -> int:
     x = world.clone()
     x.apply(a)
     playout(x, policy)
-    return x.result.payments[me]
+    return x.res.payments[me]  # the payments kept at the end (the result without its account)
 
 
 def _mean_se(xs: list[float]) -> tuple[float, float]:

@@ -261,6 +261,69 @@ class PlayStage:
                 if self.claim_pending:
                     return
 
+    def _picked_tricks(self, pick: Callable[[int, list[int], list[tuple[int, int]]], int]) -> None:
+        """Cards of `State.play_tricks`: while plain play goes on (no claim or concession open, trumps known),
+        `pick(seat, cards, trick)` names the card of `seat`, one of `cards` (the list legal_actions would give,
+        not to be changed), with `trick` the (seat, card) pairs in play; it is played as `_play_card` plays it,
+        without the checks, and a trick is closed by `_close_trick`. Returns at the end of the deal or when a
+        claim, a concession or another phase opens; `pick` sees the hands, the history and the piles won up to
+        date, the fields of the trick in play only at the return."""
+        if self.phase != PLAY or self.claim_pending or self.concede_ok or self.trump_open:
+            return
+        hands, hl, nxt, history = self.hands, self.hl, self.nxt, self.history
+        rows, tn, high = self.follow_rows, self.tn, self.follow_high
+        eff = self.ctx.eff
+        seat = self.to_move
+        trick = self.trick
+        pairs = []
+        if trick:
+            s = self.leader
+            for c in trick:
+                pairs.append((s, c))
+                s = nxt[s]
+            leader, best, best_seat, row, led, tm = \
+                self.leader, self.best, self.best_seat, self.keyrow, self.led, self.tm
+        self.lm = -1
+        while True:
+            acts = hl[seat]
+            if trick:
+                hand = hands[seat]
+                for bind, _must, table in rows[led]:
+                    if hand & bind:
+                        acts = [c for c in acts if table[c]]
+                        break
+            a = pick(seat, acts, pairs)
+            bit = _BIT[a]
+            history.append(a)
+            hands[seat] ^= bit
+            hl[seat].remove(a)
+            if trick:
+                tm |= bit
+                k = row[a]
+                if k > best:
+                    best = k
+                    best_seat = seat
+                    if high and eff[a] == eff[led]:
+                        led = a
+            else:
+                tm = bit
+                leader = best_seat = seat
+                led = a
+                row = self.ctx.key[eff[a]]
+                best = row[a]
+            trick.append(a)
+            pairs.append((seat, a))
+            if len(trick) < tn:
+                seat = nxt[seat]
+                continue
+            self.trick = []
+            self._close_trick(best_seat, tm, leader, tuple(trick))
+            if self.phase != PLAY or self.claim_pending:
+                return
+            seat = self.to_move
+            trick = self.trick
+            pairs = []
+
     def _a_stop(self) -> None:
         self.stopped = True
         self.claim_pending = False
