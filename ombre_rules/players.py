@@ -5,7 +5,7 @@ import random
 from typing import Protocol
 
 from .engine.view import seat_facts
-from .errors import OmbreError, quoted
+from .errors import OmbreError, did_you_mean, quoted
 
 
 class Player(Protocol):
@@ -54,10 +54,21 @@ def act(player: Player, state, seat: int, legal: list[int] | None = None) -> int
     return player.act(observe(player, state, seat), legal)
 
 
+def _bots() -> tuple:
+    """The bots' classes, imported when first asked for (a run of random players never loads them)."""
+    global _BOTS
+    if _BOTS is None:
+        from .bots import GreedyPlayer, PimcPlayer
+
+        _BOTS = (GreedyPlayer, PimcPlayer)
+    return _BOTS
+
+
+_BOTS: tuple | None = None
+
+
 def make_player(name: str, seed: int | None = None, rules=None) -> Player:
     """A player by name: `random`, `greedy`, `pimc`, `pimc:N` (N play-outs a decision), `pimc:Xs` (X seconds)."""
-    from .errors import did_you_mean
-
     base, _, arg = name.partition(":")
     if base not in PLAYERS:
         raise OmbreError(f"unknown player {quoted(name)}{did_you_mean(base, PLAYERS)} (players: {', '.join(PLAYERS)})")
@@ -67,8 +78,7 @@ def make_player(name: str, seed: int | None = None, rules=None) -> Player:
         return RandomPlayer(seed)
     if rules is None:
         raise OmbreError(f"player '{base}' needs the variant's rules")
-    from .bots import GreedyPlayer, PimcPlayer
-
+    GreedyPlayer, PimcPlayer = _bots()
     if base == "greedy":
         if arg:
             raise OmbreError(f"player 'greedy' takes no budget: '{name}'")

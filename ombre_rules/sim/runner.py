@@ -53,11 +53,11 @@ def play_deal(rules: Ruleset, names: list[str], seed: int, i: int, double_dummy:
         if max(legal) >= high:
             offered.update(verbs[a] for a in legal if a >= high)
         state.apply(act(players[seat], state, seat, legal))
-    res = state.result
+    res = state.res  # the result as the deal's end kept it (State.result adds its account: not needed here)
     return {"deal": i, "seed": s, "dealer": state.dealer, "declarer": res.declarer, "contract": res.contract,
             "trump": res.trump, "outcome": res.outcome, "tricks": list(res.tricks), "payments": list(res.payments),
             "pool_before": res.pool_before, "pool_after": res.pool_after, "actions": len(state.history),
-            "history": list(map(rules.action_str, state.history)), "fallback": fallback_taken(rules, state),
+            "history": list(map(rules.action_texts.__getitem__, state.history)), "fallback": fallback_taken(rules, state),
             "offered": sorted(offered), "taken": sorted({verbs[a] for a in state.history if a >= high}),
             "decisions": decisions, "choices": choices, "winners": [w for _l, _c, w in state.trick_log],
             **({"double_dummy": deal_loss(state)} if double_dummy else {}),
