@@ -4,6 +4,8 @@ same state: in every built-in variant, and with every choice of every option."""
 from __future__ import annotations
 
 import random
+from functools import reduce
+from operator import or_
 
 import pytest
 
@@ -109,11 +111,13 @@ def _picked_agree(a: State, seed: int) -> int:
     seen_a, seen_b = [], []
     while not a.is_terminal:
         acts = a.legal_actions()
-        if a.phase_name == "play" and max(acts) < a.rules.A_DISCARD:
+        if a.phase_name == "play" and max(acts) < a.rules.A_DISCARD and len(acts) > 1:
             seen_a.append((a.to_move, acts, world_trick(a)))
-        a.apply(acts[int(ra() * len(acts))])
+        a.apply(acts[int(ra() * len(acts))] if len(acts) > 1 or a.phase_name != "play" else acts[0])
 
-    def pick(seat, cards, trick):
+    def pick(seat, cards, trick, played):
+        assert len(cards) > 1  # a single legal card is played without asking
+        assert played == reduce(or_, b.won, 0) | sum(1 << c for _s, c in trick)
         seen_b.append((seat, list(cards), list(trick)))
         return cards[int(rb() * len(cards))]
 
@@ -122,9 +126,9 @@ def _picked_agree(a: State, seed: int) -> int:
         if b.is_terminal:
             break
         acts = b.legal_actions()
-        if b.phase_name == "play" and max(acts) < b.rules.A_DISCARD:
+        if b.phase_name == "play" and max(acts) < b.rules.A_DISCARD and len(acts) > 1:
             seen_b.append((b.to_move, acts, world_trick(b)))
-        b.apply(acts[int(rb() * len(acts))])
+        b.apply(acts[int(rb() * len(acts))] if len(acts) > 1 or b.phase_name != "play" else acts[0])
     assert b.history == a.history, (seed, a.rules.variant)
     assert seen_b == seen_a
     assert b.trick_log == a.trick_log
@@ -164,5 +168,5 @@ def test_play_tricks_returns_at_once_outside_plain_play():
     rules = load("ombre")
     s = State(rules, seed=3)
     before = s.to_text()
-    s.play_tricks(lambda seat, cards, trick: pytest.fail("no card is due in the auction"))
+    s.play_tricks(lambda seat, cards, trick, played: pytest.fail("no card is due in the auction"))
     assert s.to_text() == before

@@ -555,11 +555,12 @@ def card(t: Tables, seat: int, declarer: int | None, partner: int | None, hidden
             best_seat, top = sc[0], k
     if same_side(seat, best_seat, declarer, partner, hidden):
         return min(cards, key=t.keep.__getitem__)
-    winners = sorted([c for c in cards if row[c] > top], key=row.__getitem__)
+    winners = [c for c in cards if row[c] > top]
     if not winners:
         return min(cards, key=t.keep.__getitem__)
-    if len(trick) == active - 1:
-        return winners[0]
+    if len(trick) == active - 1 or len(winners) == 1:  # the cheapest winner (the first of equal rank, as sorted)
+        return min(winners, key=row.__getitem__)
+    winners.sort(key=row.__getitem__)
     for c in winners:  # the cheapest card no unseen card can overtake in this trick
         if not unseen & beats[c]:
             return c

@@ -43,9 +43,9 @@ def playout(world, policy: GreedyPolicy) -> None:
 def _play(world, policy: GreedyPolicy) -> None:
     """Play on while the world is in the play phase: greedy's card for every seat, worked out from what stays
     fixed through the phase (the rank tables, the seats playing, the declarer's aim) and the cards played,
-    kept up card by card, with the engine's loop of plain play (`State.play_tricks`); a choice other than a
-    card (a claim, a concession) as greedy makes it from the seat's situation, and the first lead of trumps
-    it fixes as any card."""
+    in the engine's loop of plain play (`State.play_tricks`); a choice other than a card (a claim, a
+    concession) as greedy makes it from the seat's situation, and the first lead, when it fixes trumps, as
+    any card."""
     r = world.rules
     nd = r.A_DISCARD
     contract = world.contract
@@ -53,24 +53,17 @@ def _play(world, policy: GreedyPolicy) -> None:
     low = declarer is not None and tricks_allowed(r, contract) is not None
     sitters = r.sitters[world.dealer]
     active = r.players - len(sitters) + (world.declarer in sitters)
-    played = played_cards(world)
     # the declarer's partner as each seat knows him: fixed through the play when there is none
     sides = None if world.partner >= 0 else [world_partner(world, seat) for seat in range(r.players)]
     hands, discards = world.hands, world.discards  # changed in place only
     t = ctx = full = trump = None
 
-    def pick(seat: int, cards: list[int], trick: list[tuple[int, int]]) -> int:
-        nonlocal played
-        if len(cards) == 1:
-            a = cards[0]
-        elif low and seat == declarer:
-            a = duck(ctx, trick, cards)
-        else:
-            partner, hidden = world_partner(world, seat) if sides is None else sides[seat]
-            a = card(t, seat, declarer, partner, hidden, full & ~(hands[seat] | discards[seat] | played), trick,
-                     active, cards)
-        played |= 1 << a
-        return a
+    def pick(seat: int, cards: list[int], trick: list[tuple[int, int]], played: int) -> int:
+        if low and seat == declarer:
+            return duck(ctx, trick, cards)
+        partner, hidden = world_partner(world, seat) if sides is None else sides[seat]
+        return card(t, seat, declarer, partner, hidden, full & ~(hands[seat] | discards[seat] | played), trick,
+                    active, cards)
 
     while world.phase == PLAY:
         if t is None or world.trump is not trump:  # trumps fixed by the first lead (contract `trump: first_lead`)
@@ -87,10 +80,8 @@ def _play(world, policy: GreedyPolicy) -> None:
         elif legal[-1] >= nd:
             a = policy.choose(from_state(world, seat), legal)
         else:
-            a = pick(seat, legal, world_trick(world))
+            a = pick(seat, legal, world_trick(world), played_cards(world))
         world.apply(a)
-        if a < nd:
-            played |= 1 << a
 
 
 class PimcPlayer:

@@ -26,10 +26,10 @@ class PlayStage:
         acts = self.hl[seat]
         if self.trick:
             hand = self.hands[seat]
-            for bind, must, table in self.follow_rows[self.led]:
+            for bind, must, _table in self.follow_rows[self.led]:
                 if hand & bind:
-                    self.lm = hand & must
-                    acts = [c for c in acts if table[c]]
+                    m = self.lm = hand & must
+                    acts = self.rules.deck.bits(m)  # the held cards it must play from, in rising order as hl
                     break
             else:
                 self.lm = hand
@@ -261,13 +261,14 @@ class PlayStage:
                 if self.claim_pending:
                     return
 
-    def _picked_tricks(self, pick: Callable[[int, list[int], list[tuple[int, int]]], int]) -> None:
+    def _picked_tricks(self, pick: Callable[[int, list[int], list[tuple[int, int]], int], int]) -> None:
         """Cards of `State.play_tricks`: while plain play goes on (no claim or concession open, trumps known),
-        `pick(seat, cards, trick)` names the card of `seat`, one of `cards` (the list legal_actions would give,
-        not to be changed), with `trick` the (seat, card) pairs in play; it is played as `_play_card` plays it,
-        without the checks, and a trick is closed by `_close_trick`. Returns at the end of the deal or when a
-        claim, a concession or another phase opens; `pick` sees the hands, the history and the piles won up to
-        date, the fields of the trick in play only at the return."""
+        `pick(seat, cards, trick, played)` names the card of `seat` when it has a choice: one of `cards` (the
+        list legal_actions would give, not to be changed), with `trick` the (seat, card) pairs in play and
+        `played` the mask of every card played so far. A card is played as `_play_card` plays it, without the
+        checks, and a trick is closed by `_close_trick`. Returns at the end of the deal or when a claim, a
+        concession or another phase opens; `pick` sees the hands, the history and the piles won up to date,
+        the fields of the trick in play only at the return."""
         if self.phase != PLAY or self.claim_pending or self.concede_ok or self.trump_open:
             return
         hands, hl, nxt, history = self.hands, self.hl, self.nxt, self.history
@@ -276,6 +277,9 @@ class PlayStage:
         seat = self.to_move
         trick = self.trick
         pairs = []
+        played = 0
+        for w in self.won:
+            played |= w
         if trick:
             s = self.leader
             for c in trick:
@@ -283,17 +287,20 @@ class PlayStage:
                 s = nxt[s]
             leader, best, best_seat, row, led, tm = \
                 self.leader, self.best, self.best_seat, self.keyrow, self.led, self.tm
+            played |= tm
+        bits = self.rules.deck.bits
         self.lm = -1
         while True:
             acts = hl[seat]
             if trick:
                 hand = hands[seat]
-                for bind, _must, table in rows[led]:
+                for bind, must, _table in rows[led]:
                     if hand & bind:
-                        acts = [c for c in acts if table[c]]
+                        acts = bits(hand & must)
                         break
-            a = pick(seat, acts, pairs)
+            a = acts[0] if len(acts) == 1 else pick(seat, acts, pairs, played)
             bit = _BIT[a]
+            played |= bit
             history.append(a)
             hands[seat] ^= bit
             hl[seat].remove(a)

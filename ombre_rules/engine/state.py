@@ -256,14 +256,15 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
                 acts = legal()
                 apply(acts[int(rand() * len(acts))])
 
-    def play_tricks(self, pick: Callable[[int, list[int], list[tuple[int, int]]], int]) -> None:
-        """Play cards chosen by `pick(seat, cards, trick)` while plain play goes on: `cards` are the seat's legal
-        cards as `legal_actions` lists them (do not change the list) and `trick` the (seat, card) pairs in play;
-        `pick` returns one of `cards`. Returns when the deal ends or a decision other than a card opens (a
-        claim, a concession, trumps fixed by the first lead, an excuse card still to come), at once if one is
-        open; then go on with `legal_actions`/`apply`. The cards are played as `apply` plays them, without
-        checking them again (the loops of play-out policies). While `pick` runs only the hands, the history and
-        the piles won are up to date."""
+    def play_tricks(self, pick: Callable[[int, list[int], list[tuple[int, int]], int], int]) -> None:
+        """Play cards chosen by `pick(seat, cards, trick, played)` while plain play goes on. `pick` is asked
+        when the seat has a choice (a single legal card is played without asking): `cards` are its legal cards
+        as `legal_actions` lists them (do not change the list), `trick` the (seat, card) pairs in play and
+        `played` the mask of every card played so far; it returns one of `cards`. Returns when the deal ends
+        or a decision other than a card opens (a claim, a concession, trumps fixed by the first lead, an
+        excuse card still to come), at once if one is open; then go on with `legal_actions`/`apply`. The
+        cards are played as `apply` plays them, without checking them again (the loops of play-out
+        policies). While `pick` runs only the hands, the history and the piles won are up to date."""
         self._picked_tricks(pick)
 
     def clone(self) -> State:
