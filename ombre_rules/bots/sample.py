@@ -127,7 +127,7 @@ class Knowledge:
                 break
             led = seq[0][1]
             for seat, card in seq[1:]:
-                for bind, must, _table in rows[led]:
+                for bind, must in rows[led]:
                     if must >> card & 1:
                         break
                     voids[seat] |= bind

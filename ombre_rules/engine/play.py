@@ -26,7 +26,7 @@ class PlayStage:
         acts = self.hl[seat]
         if self.trick:
             hand = self.hands[seat]
-            for bind, must, _table in self.follow_rows[self.led]:
+            for bind, must in self.follow_rows[self.led]:
                 if hand & bind:
                     m = self.lm = hand & must
                     acts = self.rules.deck.bits(m)  # the held cards it must play from, in rising order as hl
@@ -51,7 +51,7 @@ class PlayStage:
         if m < 0:
             hand = m = self.hands[seat]
             if self.trick:
-                for bind, must, _table in self.follow_rows[self.led]:
+                for bind, must in self.follow_rows[self.led]:
                     if hand & bind:
                         m = hand & must
                         break
@@ -96,9 +96,13 @@ class PlayStage:
         r = self.rules
         if self.claim_pending:
             acts.append(r.A_STOP)
-        if self.concede_ok and self.to_move == self.declarer and not self.concede_refused \
-                and len(self.trick_log) < self.contract.play.concede[0]:
+        if self.to_move == self.declarer and self._concede_open():
             acts.append(r.A_CONCEDE)
+
+    def _concede_open(self) -> bool:
+        """Whether the declarer may still concede in this play: in its first tricks (`concede` limit), until a
+        defender refused (the window only closes, trick by trick)."""
+        return self.concede_ok and not self.concede_refused and len(self.trick_log) < self.contract.play.concede[0]
 
     def _apply_play(self, a: int) -> None:
         """An action of the play phase other than a card: stop (a claim) or concede."""
@@ -221,7 +225,7 @@ class PlayStage:
             for _ in others:
                 seat = nxt[seat]
                 hand = hands[seat]
-                for bind, must, _table in follow:
+                for bind, must in follow:
                     if hand & bind:
                         # legal_actions lists the cards of hand & must in rising order: take the k-th
                         m = hand & must
@@ -264,12 +268,14 @@ class PlayStage:
     def _picked_tricks(self, pick: Callable[[int, list[int], list[tuple[int, int]], int], int]) -> None:
         """Cards of `State.play_tricks`: while plain play goes on (no claim or concession open, trumps known),
         `pick(seat, cards, trick, played)` names the card of `seat` when it has a choice: one of `cards` (the
-        list legal_actions would give, not to be changed), with `trick` the (seat, card) pairs in play and
-        `played` the mask of every card played so far. A card is played as `_play_card` plays it, without the
-        checks, and a trick is closed by `_close_trick`. Returns at the end of the deal or when a claim, a
-        concession or another phase opens; `pick` sees the hands, the history and the piles won up to date,
-        the fields of the trick in play only at the return."""
-        if self.phase != PLAY or self.claim_pending or self.concede_ok or self.trump_open:
+        list legal_actions would give), with `trick` the (seat, card) pairs in play and `played` the mask of
+        every card played so far; it may keep neither list, which the loop goes on changing. A card is played
+        as `_play_card` plays it, without the checks, and a trick is closed by `_close_trick` with the trick's
+        fields (`tm`, `led`, `best`, `best_seat`, `keyrow`) set as the public loop leaves them. Returns at the
+        end of the deal or when a claim, a concession or another phase opens; while `pick` runs the hands, the
+        history and the piles won are up to date, the fields of the trick in play are not. The state is not
+        defined after `pick` raised or named a card outside `cards`."""
+        if self.phase != PLAY or self.claim_pending or self.trump_open or (self.concede_ok and self._concede_open()):
             return
         hands, hl, nxt, history = self.hands, self.hl, self.nxt, self.history
         rows, tn, high = self.follow_rows, self.tn, self.follow_high
@@ -294,7 +300,7 @@ class PlayStage:
             acts = hl[seat]
             if trick:
                 hand = hands[seat]
-                for bind, must, _table in rows[led]:
+                for bind, must in rows[led]:
                     if hand & bind:
                         acts = bits(hand & must)
                         break
@@ -324,6 +330,7 @@ class PlayStage:
                 seat = nxt[seat]
                 continue
             self.trick = []
+            self.tm, self.led, self.best, self.best_seat, self.keyrow = tm, led, best, best_seat, row
             self._close_trick(best_seat, tm, leader, tuple(trick))
             if self.phase != PLAY or self.claim_pending:
                 return

@@ -243,8 +243,8 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
         apply = self.apply
         while True:
             ph = self.phase
-            if ph == PLAY and not self.trick and not self.claim_pending and not self.concede_ok \
-                    and not self.trump_open:
+            if ph == PLAY and not self.trick and not self.claim_pending and not self.trump_open \
+                    and not (self.concede_ok and self._concede_open()):
                 self._random_tricks(rand)
             elif ph == EXCHANGE:
                 self._random_exchange(rand)
@@ -259,12 +259,14 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
     def play_tricks(self, pick: Callable[[int, list[int], list[tuple[int, int]], int], int]) -> None:
         """Play cards chosen by `pick(seat, cards, trick, played)` while plain play goes on. `pick` is asked
         when the seat has a choice (a single legal card is played without asking): `cards` are its legal cards
-        as `legal_actions` lists them (do not change the list), `trick` the (seat, card) pairs in play and
-        `played` the mask of every card played so far; it returns one of `cards`. Returns when the deal ends
-        or a decision other than a card opens (a claim, a concession, trumps fixed by the first lead, an
-        excuse card still to come), at once if one is open; then go on with `legal_actions`/`apply`. The
-        cards are played as `apply` plays them, without checking them again (the loops of play-out
-        policies). While `pick` runs only the hands, the history and the piles won are up to date."""
+        as `legal_actions` lists them, `trick` the (seat, card) pairs in play and `played` the mask of every
+        card played so far (keep neither list: the loop goes on changing them); it returns one of `cards`.
+        Returns when the deal ends or a decision other than a card opens (a claim, a concession the declarer
+        may still make, trumps fixed by the first lead, an excuse card still to come), at once if one is open;
+        then go on with `legal_actions`/`apply`. The cards are played as `apply` plays them, without checking
+        them again (the loops of play-out policies), and the state ends as the public loop leaves it. While
+        `pick` runs, the hands, the history and the piles won are up to date; the state is not defined after
+        `pick` raised or named another card."""
         self._picked_tricks(pick)
 
     def clone(self) -> State:

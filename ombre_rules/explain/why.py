@@ -33,7 +33,7 @@ def why_illegal(state: Any, action: int) -> str | None:
     hand = state.hands[state.to_move]
     if not hand >> action & 1:
         return None
-    for i, (bind, must, _table) in enumerate(state.follow_rows[state.led]):
+    for i, (bind, must) in enumerate(state.follow_rows[state.led]):
         if hand & bind:
             if must >> action & 1:
                 return None

@@ -32,8 +32,7 @@ class ActionPart(RulesetBase):
         # the verb of every action id, for those that count actions by kind (statistics, observations)
         self.action_verbs = (("play",) * nc + ("discard",) * nc + ("bid",) * nk + ("trump",) * ns + SPECIAL_VERBS
                              + ("call",) * nc + ("give",) * nc + ("demand",) * nc)
-        self.action_texts = ()
-        self.action_texts = tuple(self.action_str(a) for a in range(self.num_actions))  # the notation of each id
+        self.action_texts = tuple(self._action_text(a) for a in range(self.num_actions))  # the notation of each id
 
     def action_str(self, a: int) -> str:
         """The notation of an action id: `play <card>`, `discard <card>`, `bid <contract>`, `trump <suit>`, `pass`,
@@ -42,8 +41,10 @@ class ActionPart(RulesetBase):
             a = action_id(a)
             if not 0 <= a < self.num_actions:
                 raise InvalidActionError(f"no action {a} (ids are 0 to {self.num_actions - 1})")
-        if self.action_texts:
-            return self.action_texts[a]
+        return self.action_texts[a]
+
+    def _action_text(self, a: int) -> str:
+        """The notation of a valid action id, worked out once per id when the actions are numbered."""
         nc = self.deck.size
         if a < nc:
             return "play " + self.deck.name(a)

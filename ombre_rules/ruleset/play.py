@@ -55,7 +55,7 @@ class PlayPart(RulesetBase):
 
     def build_follow(self, ctx: Context, follow_id: int) -> list:
         """Evaluate each obligation of a follow list for every (led card, card) pair once: per led card, a
-        tuple of (bind mask, must mask, must as a table by card id)."""
+        tuple of (bind mask, must mask) pairs, in the list's order."""
         deck = self.deck
         env = ctx.env
         follow = self.follow_lists[follow_id]
@@ -72,7 +72,7 @@ class PlayPart(RulesetBase):
                         mm |= 1 << c.id
                         if exempt is not None and _checked(exempt, env):
                             xm |= 1 << c.id
-                pairs.append((mm & ~xm, mm, tuple(bool(mm >> c.id & 1) for c in deck.cards)))
+                pairs.append((mm & ~xm, mm))
             rows.append(tuple(pairs))
         return rows
 

@@ -131,7 +131,7 @@ class Solver:
             return xbit
         if not trick or (len(trick) == 1 and trick[0] == self.xcard):
             return hand
-        for bind, must, _table in self.rows[led]:
+        for bind, must in self.rows[led]:
             if hand & bind:
                 return hand & must
         return hand
@@ -166,7 +166,7 @@ class Solver:
         for led, row in enumerate(self.rows):
             if led in (a, b):
                 continue
-            for bind, must, _t in row:
+            for bind, must in row:
                 if bool(bind & ba) != bool(bind & bb) or bool(must & ba) != bool(must & bb):
                     return False
         ra, rb = self.rows[a], self.rows[b]
