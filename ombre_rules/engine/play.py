@@ -419,7 +419,9 @@ class PlayStage:
 
     def _apply_xplay(self, a: int) -> None:
         """Play a card while the excuse is still to come (afterwards play goes on in the plain play phase)."""
-        if a not in self._legal_xplay():  # checked in full first: a refused card leaves the phase as it is
+        # checked in full first, against the list legal_actions last gave (kept in lc) or a fresh one: a refused
+        # card leaves the phase as it is
+        if a not in (self.lc if self.lc is not None else self._legal_xplay()):
             self._illegal(a)
         if not self._excuse_led():
             self.phase = PLAY
