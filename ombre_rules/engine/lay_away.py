@@ -4,7 +4,6 @@ fixed, takes the talon if asked and lays cards away; they stay his, hidden.
 Driven by `lay_away` (`who`, `take_talon`, `count`, `allowed`); compiled in ruleset/mechanics.py."""
 from __future__ import annotations
 
-from ..cards import bits as _bits
 from .phases import LAYAWAY
 
 
@@ -14,7 +13,17 @@ class LayAwayStage:
     __slots__ = ()
 
     def _legal_lay_away(self) -> list[int]:
-        return [self.rules.A_DISCARD + c for c in _bits(self._lay_away_mask(self.to_move))]
+        return [self.rules.A_DISCARD + c for c in self.rules.deck.bits(self._lay_away_mask(self.to_move))]
+
+    def _random_lay_away(self, rand) -> None:
+        """One card laid away in `random_playout`: the one at a random place of the list legal_actions gives,
+        applied as apply applies it."""
+        cards = self.rules.deck.bits(self._lay_away_mask(self.to_move))
+        c = cards[int(rand() * len(cards))]
+        self.history.append(self.rules.A_DISCARD + c)
+        self.lm = -1
+        self.lc = None
+        self._lay_away(c)
 
     def _apply_lay_away(self, a: int) -> None:
         self._lay_away(a - self.rules.A_DISCARD)

@@ -252,6 +252,8 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
                 return
             elif ph == AUCTION:  # a legal bid or hold, applied without checking it again
                 self._random_bid(rand)
+            elif ph == LAYAWAY:
+                self._random_lay_away(rand)
             else:
                 acts = legal()
                 apply(acts[int(rand() * len(acts))])
