@@ -63,3 +63,47 @@ def test_seat_facts_are_what_the_view_shows(variant):
                 break
             s.apply(rng.choice(s.legal_actions()))
     assert checked > 25 * r.players * 10
+
+
+# options that change what a seat sees or whom it plays with in the play: a stock shown, a called partner, a
+# sitter who may declare, defenders out of play
+FAST_PLAY = VARIANTS + ["ombre(four_players=opposite_sits_out_with_takeover)",
+                        "danish-lhombre(four_players=opposite_sits_out)", "taroc-lhombre(type=new)",
+                        "ombre(leftover_stock=all)", "ombre(leftover_stock=last_exchanger)",
+                        "danish-lhombre(leftover_talon_visible=true)"]
+
+
+@pytest.mark.parametrize("variant", FAST_PLAY)
+def test_greedy_tables_play_their_tricks_as_each_seat_would(variant, monkeypatch):
+    """A table of greedy players plays its plain tricks in the engine's loop with `trick_picker`: at every card
+    with a choice it names the card `GreedyPlayer.act` chooses from the seat's facts, and whole deals give the
+    same result lines, decisions and choices counted, as the public loop."""
+    from ombre_rules.bots.greedy import GreedyPlayer, trick_picker
+    from ombre_rules.engine import DONE, PLAY, State
+    from ombre_rules.engine.view import seat_facts
+    from ombre_rules.ruleset import load
+    from ombre_rules.sim.runner import deal_seed
+
+    r = load(variant)
+    player = GreedyPlayer(1, r)
+    asked = i = 0
+    while asked < 20 and i < 150:  # an excuse card still to come keeps its holder's game out of plain play
+        i += 1
+        s = State(r, seed=deal_seed(3, i), dealer=i % r.players)
+        while s.phase != DONE:
+            legal = s.legal_actions()
+            f = seat_facts(s, s.to_move)
+            a = player.act(f, legal)
+            if s.phase == PLAY and len(legal) > 1 and max(legal) < r.A_DISCARD and not s.trump_open:
+                played = 0
+                for w in s.won:
+                    played |= w
+                for c in s.trick:
+                    played |= 1 << c
+                assert trick_picker(s)(s.to_move, legal, f.trick, played) == a
+                asked += 1
+            s.apply(a)
+    assert asked >= 20
+    fast = [play_deal(r, ["greedy"] * r.players, 11, i) for i in range(12)]
+    monkeypatch.setattr(GreedyPlayer, "trick_picker", None)
+    assert [play_deal(r, ["greedy"] * r.players, 11, i) for i in range(12)] == fast

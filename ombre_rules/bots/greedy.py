@@ -8,7 +8,7 @@ from itertools import pairwise
 from math import ceil, log
 
 from ..engine.phases import DONE
-from ..engine.view import rank_context
+from ..engine.view import leftover_shown, partner_known, rank_context
 from .seat import Seat, from_view, same_side
 
 # A bid needs this share of the tricks above an equal share (a declarer must beat each opponent).
@@ -581,6 +581,41 @@ def duck(ctx, trick: list[tuple[int, int]], cards: list[int]) -> int:
     return min(cards, key=row.__getitem__)
 
 
+def trick_picker(state) -> Callable[[int, list[int], list[tuple[int, int]], int], int]:
+    """Greedy's card for each seat of `state` while plain play goes on, as `State.play_tricks` asks for it: the
+    card `GreedyPlayer.act` chooses from the seat's facts (`engine.view.seat_facts`), read from the state's
+    masks. What stays fixed through the call is worked out once: the rank tables (trumps are known), the seats
+    in play, the stock and turned card each seat was shown, the declarer's aim, and the sides when no card
+    calls a partner; a called partner becomes known when his card is played, so that is asked at each card."""
+    r = state.rules
+    contract, trump = state.contract, state.trump
+    declarer = state.declarer if state.declarer >= 0 else None
+    t = played_tables(r, contract, trump)
+    ctx, full = t.ctx, t.full
+    sitters = r.sitters[state.dealer]
+    active = state.n - len(sitters) + sitters.count(state.declarer) - state.def_out.bit_count()
+    shown = [0] * state.n  # what a seat was shown besides its hand, its discards and the cards played
+    for seat in range(state.n):
+        if state.talon:
+            shown[seat] = leftover_shown(state, seat)
+        if state.turned >= 0:
+            shown[seat] |= 1 << state.turned
+    low = declarer is not None and tricks_allowed(r, contract) is not None
+    hands, discards = state.hands, state.discards
+    called = state.partner >= 0
+    hidden = state.called >= 0
+
+    def pick(seat: int, cards: list[int], trick: list[tuple[int, int]], played: int) -> int:
+        if low and seat == declarer:
+            return duck(ctx, trick, cards)
+        unseen = full & ~(hands[seat] | discards[seat] | played | shown[seat])
+        if called and partner_known(state, seat):
+            return card(t, seat, declarer, state.partner, False, unseen, trick, active, cards)
+        return card(t, seat, declarer, None, hidden, unseen, trick, active, cards)
+
+    return pick
+
+
 class GreedyPlayer:
     """The greedy player seeing only its seat's view."""
 
@@ -591,6 +626,9 @@ class GreedyPlayer:
     def __init__(self, seed: int | None = None, rules=None) -> None:
         self.rules = rules
         self.policy = GreedyPolicy(seed=seed)
+
+    # a table of greedy players plays its plain tricks in the engine's loop (`State.play_tricks`) with this
+    trick_picker = staticmethod(trick_picker)
 
     def act(self, view: dict | Seat, legal: list[int]) -> int:
         """The greedy choice from the seat's view (a dict) or from its facts (`Seat`)."""

@@ -17,6 +17,7 @@ from itertools import islice
 from typing import Any
 
 from ..engine import DONE, State
+from ..engine.phases import PLAY
 from ..errors import OmbreError
 from ..players import act, make_player
 from ..ruleset import Ruleset, load
@@ -44,7 +45,17 @@ def play_deal(rules: Ruleset, names: list[str], seed: int, i: int, double_dummy:
     offered: set[str] = set()
     decisions = choices = 0
     high = rules.A_DISCARD
+    # one card-choosing function every seat's player shares: plain tricks are played in the engine's loop
+    pickers = {getattr(p, "trick_picker", None) for p in players}
+    picker = pickers.pop() if len(pickers) == 1 else None
+    history = state.history
     while state.phase != DONE:
+        if picker is not None and state.phase == PLAY:
+            before = len(history)
+            choices += _play_tricks(state, picker(state))
+            decisions += len(history) - before  # each card played was a decision
+            if state.phase == DONE:
+                break
         seat = state.to_move
         legal = state.legal_actions()
         decisions += 1
@@ -63,6 +74,19 @@ def play_deal(rules: Ruleset, names: list[str], seed: int, i: int, double_dummy:
             "decisions": decisions, "choices": choices, "winners": [w for _l, _c, w in state.trick_log],
             **({"double_dummy": deal_loss(state)} if double_dummy else {}),
             **({"session": res.session_after} if res.session_after is not None else {})}
+
+
+def _play_tricks(state: State, pick: Callable[[int, list[int], list[tuple[int, int]], int], int]) -> int:
+    """`state.play_tricks(pick)`; how many times `pick` was asked (the cards played with a choice)."""
+    asked = 0
+
+    def counted(seat: int, cards: list[int], trick: list[tuple[int, int]], played: int) -> int:
+        nonlocal asked
+        asked += 1
+        return pick(seat, cards, trick, played)
+
+    state.play_tricks(counted)
+    return asked
 
 
 _RULES: dict[tuple, Ruleset] = {}
