@@ -215,6 +215,8 @@ def _exchange_value(t: Tables, hand: int, unseen: int, can: int, demands: int) -
         got = _mask(top)
         hand, unseen = (hand & ~_mask(low)) | got, unseen & ~got
         est = max(est, estimate(t, hand, unseen))
+    if can == 0:  # nothing to exchange
+        return est
     throw = junk(t, hand, unseen)[:can]
     if not throw:
         return est
