@@ -232,3 +232,33 @@ def test_exchange_draws_are_what_random_sample_draws():
         ref = random.Random(seed)
         want = tuple(sum(1 << c for c in ref.sample(pool, k)) for _ in range(EXCHANGE_DRAWS))
         assert samples(random.Random(seed).getrandbits, pool, k) == want, (seed, pool, k)
+
+
+@pytest.mark.parametrize("variant", ["ombre", "ombre-a-dos", "danish-lhombre", "tresillo"])
+def test_a_turned_trump_bid_is_given_up_only_when_it_cannot_reach(variant):
+    """For a contract whose trump is turned, greedy averages the hand's exchange value over the trumps and stops
+    once the trumps left cannot lift the average to the need, bounding each value by the hand's size and its
+    demands plus half a trick. On random hands and needs around the average: no value exceeds the bound, and
+    the answer is the average's over every trump."""
+    from ombre_rules.bots.greedy import contract_reaches, exchange_value, trump_tables
+
+    r = load(variant)
+    turned = [c for c in r.contracts if c.trump_mode == "turned" and c.biddable]
+    assert turned
+    rng = random.Random(4)
+    full = r.deck.full_mask
+    for _ in range(300):
+        c = rng.choice(turned)
+        ts = trump_tables(r, c)
+        cards = rng.sample(range(r.deck.size), r.deck.size)
+        size = rng.randint(6, 12)
+        hand = sum(1 << x for x in cards[:size])
+        unseen = full & ~hand
+        talon = rng.randint(0, 8)
+        lim = c.exchange.declarer.max_const if c.exchange is not None else 0
+        can = talon if lim is None else min(lim, talon)
+        vals = [exchange_value(t, hand, unseen, can, c.demands) for t in ts]
+        assert max(vals) <= size + c.demands + 0.5
+        avg = sum(vals) / len(vals)
+        for need in (avg - 0.5, avg, avg + 0.05, avg + 1.5, 0.0, 20.0):
+            assert contract_reaches(r, c, hand, unseen, talon, need) is (avg >= need)

@@ -288,10 +288,21 @@ def contract_reaches(rules, contract, hand: int, unseen: int, talon: int, need: 
     lim = contract.exchange.declarer.max_const if contract.exchange is not None else 0
     can = talon if lim is None else min(lim, talon)
     demands = contract.demands
-    vals = (exchange_value(t, hand, unseen, can, demands) for t in ts)
     if contract.trump_mode == "turned":
+        # the average over the trumps that may be turned; given up as soon as the trumps left cannot lift it
+        # to `need` even at the most a hand can be worth (a trick a card, half a trick for trump length)
+        most = hand.bit_count() + demands + 0.5
+        short = need * len(ts) - 1e-6  # far above the rounding of the sums
+        vals = []
+        total = 0.0
+        for i, t in enumerate(ts, 1):
+            v = exchange_value(t, hand, unseen, can, demands)
+            vals.append(v)
+            total += v
+            if total + (len(ts) - i) * most < short:
+                return False
         return sum(vals) / len(ts) >= need
-    return any(v >= need for v in vals)
+    return any(exchange_value(t, hand, unseen, can, demands) >= need for t in ts)
 
 
 # per contract, by identity (a suit bid compares equal to the contract it is a bid of): the contract (kept, so
