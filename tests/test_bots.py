@@ -262,3 +262,19 @@ def test_a_turned_trump_bid_is_given_up_only_when_it_cannot_reach(variant):
         avg = sum(vals) / len(vals)
         for need in (avg - 0.5, avg, avg + 0.05, avg + 1.5, 0.0, 20.0):
             assert contract_reaches(r, c, hand, unseen, talon, need) is (avg >= need)
+
+
+def test_sampled_worlds_shuffle_as_random_shuffles():
+    """The sampler's shuffle draws what `random.Random.shuffle` draws and leaves the same order, on lists of
+    every size a deal has, one shuffle after another from one generator."""
+    from ombre_rules.bots.sample import _shuffler
+
+    for seed in range(40):
+        mine, ref = random.Random(seed), random.Random(seed)
+        shuffle = _shuffler(mine)
+        for size in (0, 1, 2, 3, 7, 13, 26, 40, 54, 78):
+            a, b = list(range(size)), list(range(size))
+            shuffle(a)
+            ref.shuffle(b)
+            assert a == b, (seed, size)
+        assert mine.getrandbits(32) == ref.getrandbits(32)

@@ -4,6 +4,7 @@ its own discards and draws, exposed and shown cards, a partner it knows, cards d
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from ..engine import State
 from ..engine.view import partner_known
@@ -151,7 +152,8 @@ def _try(k: Knowledge, rng: random.Random) -> State | None:
     n = r.players
     me = k.me
     pool = bits(k.unknown)
-    rng.shuffle(pool)
+    shuffle = _shuffler(rng)
+    shuffle(pool)
     cur = list(k.known)
     need = list(k.need)
     holders = []  # per demand, the seat that handed the card over in this world
@@ -191,7 +193,7 @@ def _try(k: Knowledge, rng: random.Random) -> State | None:
             disc[s] |= 1 << c
         pool = pool[k.disc_need[s]:]
     talon_rest = pool + bits(k.talon_known)
-    rng.shuffle(talon_rest)
+    shuffle(talon_rest)
     # what each seat drew, in the order of the draws
     drawn = [0] * n
     talon: list[int] = []
@@ -201,7 +203,7 @@ def _try(k: Knowledge, rng: random.Random) -> State | None:
             got = got[:cnt]
         else:
             held = bits((cur[s] | k.played[s]) & ~drawn[s] & ~(1 << k.turned if k.turned >= 0 else 0))
-            rng.shuffle(held)
+            shuffle(held)
             got = held[:cnt]
             if s == k.turned_to and not talon:
                 got = [k.turned] + got[:cnt - 1]
@@ -261,6 +263,26 @@ def _try(k: Knowledge, rng: random.Random) -> State | None:
             or (k.legal is not None and w.legal_actions() != k.legal):
         return None
     return w
+
+
+def _shuffler(rng: random.Random) -> Callable[[list], None]:
+    """`rng.shuffle` of a `random.Random` as a function that draws the very numbers it draws (each index
+    below a size by `getrandbits` of the size's bit length, again while too large), without its method calls
+    per card (tests/test_bots.py compares the two); a generator of another kind shuffles with its own."""
+    if type(rng) is not random.Random:
+        return rng.shuffle
+    getrandbits = rng.getrandbits
+
+    def shuffle(x: list) -> None:
+        for i in range(len(x) - 1, 0, -1):
+            n = i + 1
+            k = n.bit_length()
+            j = getrandbits(k)
+            while j >= n:
+                j = getrandbits(k)
+            x[i], x[j] = x[j], x[i]
+
+    return shuffle
 
 
 def _holder(k: Knowledge, g: int, cur: list[int], need: list[int], rng: random.Random) -> int:

@@ -270,8 +270,9 @@ class PlayStage:
         `pick(seat, cards, trick, played)` names the card of `seat` when it has a choice: one of `cards` (the
         list legal_actions would give), with `trick` the (seat, card) pairs in play and `played` the mask of
         every card played so far; it may keep neither list, which the loop goes on changing. A card is played
-        as `_play_card` plays it, without the checks, and a trick is closed by `_close_trick` with the trick's
-        fields (`tm`, `led`, `best`, `best_seat`, `keyrow`) set as the public loop leaves them. Returns at the
+        as `_play_card` plays it, without the checks, and a trick is closed as `_close_trick` closes it, with
+        the trick's fields (`tm`, `led`, `best`, `best_seat`, `keyrow`) set as the public loop leaves them (the
+        variant's `end_when` and the claim's trick read once: play does not change them). Returns at the
         end of the deal or when a claim, a concession or another phase opens; while `pick` runs the hands, the
         history and the piles won are up to date, the fields of the trick in play are not. The state is not
         defined after `pick` raised or named a card outside `cards`."""
@@ -279,6 +280,8 @@ class PlayStage:
             return
         hands, hl, nxt, history = self.hands, self.hl, self.nxt, self.history
         rows, tn, high = self.follow_rows, self.tn, self.follow_high
+        tricks, won, log = self.tricks, self.won, self.trick_log
+        end_when, claim_at = self.end_when, self.claim_at
         eff = self.ctx.eff
         seat = self.to_move
         trick = self.trick
@@ -331,10 +334,18 @@ class PlayStage:
                 continue
             self.trick = []
             self.tm, self.led, self.best, self.best_seat, self.keyrow = tm, led, best, best_seat, row
-            self._close_trick(best_seat, tm, leader, tuple(trick))
-            if self.phase != PLAY or self.claim_pending:
+            # closed as _close_trick closes a trick
+            tricks[best_seat] += 1
+            won[best_seat] |= tm
+            log.append((leader, tuple(trick), best_seat))
+            self.leader = self.to_move = seat = best_seat
+            if not hands[seat] or (end_when is not None and self.eval(end_when)):
+                self._finish()
                 return
-            seat = self.to_move
+            if len(log) == claim_at:
+                self._trick_start()
+                if self.claim_pending:
+                    return
             trick = self.trick
             pairs = []
 
