@@ -208,7 +208,9 @@ def exchange_value(t: Tables, hand: int, unseen: int, can: int, demands: int) ->
 
 
 def _exchange_value(t: Tables, hand: int, unseen: int, can: int, demands: int) -> float:
-    est = estimate(t, hand, unseen)
+    est = t.memo.get((hand, unseen, 0, 0))  # the hand's estimate, when valued for a contract without exchange
+    if est is None:
+        est = estimate(t, hand, unseen)
     if demands:
         top = _first(t.adesc, unseen, demands)
         low = _first(t.aasc, hand, len(top))
