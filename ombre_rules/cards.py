@@ -8,7 +8,7 @@
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -148,6 +148,14 @@ def iter_bits(mask: int) -> Iterator[int]:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
+
+
+def mask(ids: Iterable[int]) -> int:
+    """The mask of some card ids (the inverse of `bits`)."""
+    m = 0
+    for c in ids:
+        m |= 1 << c
+    return m
 
 
 def bits(mask: int) -> list[int]:

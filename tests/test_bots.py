@@ -222,7 +222,7 @@ def test_bots_play_every_variant(variant):
 def test_exchange_draws_are_what_random_sample_draws():
     """greedy's draws of an exchange (`samples`) take exactly the cards `random.Random(seed).sample` takes, one
     sample after the other, on pools small and large (both of sample's methods) and every size of sample."""
-    from ombre_rules.bots.greedy import EXCHANGE_DRAWS, samples
+    from ombre_rules.bots.estimate import EXCHANGE_DRAWS, samples
 
     rng = random.Random(18)
     for _ in range(3000):
@@ -240,7 +240,7 @@ def test_a_turned_trump_bid_is_given_up_only_when_it_cannot_reach(variant):
     once the trumps left cannot lift the average to the need, bounding each value by the hand's size and its
     demands plus half a trick. On random hands and needs around the average: no value exceeds the bound, and
     the answer is the average's over every trump."""
-    from ombre_rules.bots.greedy import contract_reaches, exchange_value, trump_tables
+    from ombre_rules.bots.estimate import contract_reaches, exchange_value, trump_tables
 
     r = load(variant)
     turned = [c for c in r.contracts if c.trump_mode == "turned" and c.biddable]

@@ -1,6 +1,7 @@
 """greedy and the contracts its declarer wins by taking few tricks (nolos, an all-pass contrabola)."""
 from ombre_rules import State, load
-from ombre_rules.bots.greedy import GreedyPlayer, tricks_allowed
+from ombre_rules.bots.estimate import tricks_allowed
+from ombre_rules.bots.greedy import GreedyPlayer
 from ombre_rules.players import act
 
 

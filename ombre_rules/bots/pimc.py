@@ -8,7 +8,8 @@ import time
 
 from ..engine import DONE
 from ..engine.phases import PLAY
-from .greedy import GreedyPolicy, card, discard, duck, is_exchange, played_tables, tricks_allowed
+from .estimate import played_tables, tricks_allowed
+from .greedy import GreedyPolicy, card, discard, duck, is_exchange
 from .sample import Knowledge, sample
 from .seat import from_state, from_view, played_cards, world_partner, world_trick
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from ..cards import mask as mask_of_ids
 from ..engine import State
 from ..engine.view import partner_known
 from ..errors import OmbreError
@@ -199,7 +200,7 @@ def _try(k: Knowledge, rng: random.Random) -> State | None:
     talon: list[int] = []
     for s, cnt in k.draws:
         if s == me:
-            got = bits(k.my_draws & ~_mask(talon))
+            got = bits(k.my_draws & ~mask_of_ids(talon))
             got = got[:cnt]
         else:
             held = bits((cur[s] | k.played[s]) & ~drawn[s] & ~(1 << k.turned if k.turned >= 0 else 0))
@@ -223,7 +224,7 @@ def _try(k: Knowledge, rng: random.Random) -> State | None:
     gives = []
     for (x, g), h in zip(k.transfers, holders, strict=True):
         if g == HIDDEN:  # a card given out of my sight: any the holder has or has played, but the demanded ones
-            mine = bits(owned[h] & ~_mask(x for x, _g in k.transfers))
+            mine = bits(owned[h] & ~mask_of_ids(x for x, _g in k.transfers))
             if not mine:
                 return None
             g = rng.choice(mine)
@@ -311,10 +312,3 @@ def _parse(r, text: str) -> int | None:
         return r.parse_action(text)
     except OmbreError:
         return None
-
-
-def _mask(cards) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << c
-    return m

@@ -190,22 +190,33 @@ def same_side(seat: int, other: int, declarer: int | None, partner: int | None, 
     return other != declarer and other != partner
 
 
+def shown_cards(state, seat: int) -> int:
+    """The cards `seat` saw that are in no hand, no discard and no trick: the stock left over, if shown to it,
+    and the turned card."""
+    m = leftover_shown(state, seat) if state.talon and state.contract is not None else 0
+    if state.turned >= 0:
+        m |= 1 << state.turned
+    return m
+
+
+def seats_in_play(state) -> int:
+    """How many seats play the deal's tricks: not sitting out (a sitter may declare), not out of play (a
+    defender who passed lays his hand down)."""
+    sitters = state.rules.sitters[state.dealer]
+    return state.n - len(sitters) + sitters.count(state.declarer) - state.def_out.bit_count()
+
+
 def seat_facts(state, seat: int) -> Seat:
     """Exactly the facts `view(state, seat, actions=False)` gives a bot, read from the state's masks without
     naming a card: what the seat's view shows and nothing else."""
     r = state.rules
     hands = state.hands
     gone = reduce(or_, state.won, 0)  # the cards of the tricks played: each trick goes whole to its winner's pile
-    seen = hands[seat] | state.discards[seat] | gone
-    if state.talon and state.contract is not None:
-        seen |= leftover_shown(state, seat)
-    if state.turned >= 0:
-        seen |= 1 << state.turned
+    seen = hands[seat] | state.discards[seat] | gone | shown_cards(state, seat)
     declarer = state.declarer
     sitters = r.sitters[state.dealer]
     out = state.def_out  # defenders who passed: their hands lie down, out of play
-    # the seats not sitting out (a sitter may declare) and still in play
-    active = state.n - len(sitters) + sitters.count(declarer) - out.bit_count()
+    active = seats_in_play(state)
     held = sum(map(int.bit_count, hands))  # the cards in the hands of the seats in play
     if out:
         for s, h in enumerate(hands):
