@@ -15,7 +15,7 @@ from ombre_rules.cli import main
 from ombre_rules.sim import runner
 from ombre_rules.sim.coverage import Coverage, coverage
 from ombre_rules.sim.paired import differences
-from ombre_rules.sim.runner import MAX_CHUNK, WINDOW, chunks, collect, ordered, play_chunk
+from ombre_rules.sim.runner import FIRST_CHUNK, MAX_CHUNK, WINDOW, Pacer, chunks, collect, ordered, play_chunk
 from ombre_rules.sim.stats import Metrics, Moments, by_player, metrics, per_deal, win_score
 
 CB = "ombre(all_pass=contrabola)"
@@ -240,6 +240,8 @@ def test_run_on_processes_bounds_the_chunks_in_flight(monkeypatch):
             pass
 
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Pool)
+    pacers = []
+    monkeypatch.setattr(runner, "Pacer", lambda *a: pacers.append(Pacer(*a)) or pacers[-1])
     events = []
     lines = runner.run("ombre-a-dos", {}, ["random"] * 2, 1, 300, jobs=2,
                        ready=lambda: events.append(("ready", log["submitted"])))
@@ -247,7 +249,9 @@ def test_run_on_processes_bounds_the_chunks_in_flight(monkeypatch):
     assert [x["deal"] for x in lines] == list(range(300))
     # one start-up task a worker, then the window of chunks; `ready` between them, before any line
     assert events[0] == ("ready", 2) and events[1:] == ["line"] * 300
-    assert log["most"] == WINDOW * 2 and log["submitted"] == 2 + len(list(chunks(300, 2)))
+    sizes = pacers[0].sizes
+    assert log["most"] == WINDOW * 2 and log["submitted"] == 2 + len(sizes) and sum(sizes) == 300
+    assert sizes[:WINDOW * 2] == [FIRST_CHUNK] * (WINDOW * 2)  # sent before any chunk came back
     assert lines == play_chunk("ombre-a-dos", {}, ["random"] * 2, 1, 0, 300)
 
 
@@ -289,3 +293,30 @@ def test_simulate_says_how_long_the_workers_took_to_start(capsys):
                         first), first
     assert main(["simulate", "ombre", "--deals", "2", "--dask", "local:0"]) == 1
     assert "bad --dask 'local:0' (expected a scheduler address or local:N, 0 < N <= 256)" in capsys.readouterr().err
+
+
+def test_the_pacer_sizes_chunks_by_the_play_time_reported():
+    p = Pacer(2000, 2, 0.05)
+    parts = p.parts()
+    first = [next(parts) for _ in range(3)]
+    assert first == [(0, FIRST_CHUNK), (FIRST_CHUNK, FIRST_CHUNK), (2 * FIRST_CHUNK, FIRST_CHUNK)]
+    p.took((0.4, [{}] * 100))  # 4 ms a deal: chunks of 0.2 s are 50 deals, none shorter than 0.05 s (12)
+    rest = list(parts)
+    sizes = [c for _f, c in first + rest]
+    assert [f for f, _c in first + rest] == [sum(sizes[:i]) for i in range(len(sizes))] and sum(sizes) == 2000
+    # 50 while a quarter of a worker's share of what is left is more, then that share, down to 12 and the rest
+    left = 2000 - 3 * FIRST_CHUNK
+    want = []
+    while left:
+        want.append(min(left, max(12, min(50, left // 8))))
+        left -= want[-1]
+    assert sizes[3:] == want and want[:3] == [50, 50, 50] and want[-2:] == [12, 8]
+
+
+def test_the_pacer_keeps_chunks_of_cheap_deals_at_most_max_chunk():
+    p = Pacer(3000, 2, 0.05)
+    parts = p.parts()
+    head = next(parts)
+    p.took((0.001, [{}] * 100))  # 10 microseconds a deal
+    sizes = [head[1]] + [c for _f, c in parts]
+    assert sizes == [FIRST_CHUNK] + [MAX_CHUNK] * 11 + [3000 - FIRST_CHUNK - 11 * MAX_CHUNK]

@@ -120,34 +120,90 @@ def _worker_ready(pause: float) -> None:
     time.sleep(pause)
 
 
-MAX_CHUNK = 100  # deals of one chunk at most: its lines travel back together
+MAX_CHUNK = 250  # deals of one chunk at most: its lines travel back together
 WINDOW = 3  # chunks in flight per worker: the one it plays and two queued behind it
+FIRST_CHUNK = 4  # deals of each chunk sent out before any has come back (the pace is not known yet)
+TASK_SECONDS = 0.2  # the play a chunk is sized to, once the pace is known
+# the shortest play a chunk near the end is given, against each backend's cost of a task (a Dask task costs
+# milliseconds on a small machine: its chunks must be longer for that cost to stay a few per cent)
+LEAST_SECONDS = {"processes": 0.005, "dask": 0.05}
 
 
-def chunks(deals: int, workers: int) -> Iterator[tuple[int, int]]:
-    """(first, count) pieces of a run in deal order: at most MAX_CHUNK deals and a quarter of a worker's share of
-    what is left, so that pieces shrink towards the end (guided scheduling) and every worker is busy until the
-    last deal.
+def chunk_size(left: int, workers: int, least: int = 1, most: int = MAX_CHUNK) -> int:
+    """The deals of the next chunk with `left` deals still to send: a quarter of a worker's share of them (guided
+    scheduling: chunks shrink towards the end, so that every worker is busy until the last deal), but at least
+    `least` and at most `most` (and never more than are left)."""
+    return min(left, max(least, min(most, left // (4 * workers))))
+
+
+def chunks(deals: int, workers: int, least: int = 1, most: int = MAX_CHUNK) -> Iterator[tuple[int, int]]:
+    """(first, count) pieces of a run in deal order, sized by `chunk_size`.
 
     >>> [c for _f, c in chunks(40, 2)]
     [5, 4, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
     """
     first = 0
     while first < deals:
-        count = max(1, min(MAX_CHUNK, (deals - first) // (4 * workers)))
+        count = chunk_size(deals - first, workers, least, most)
         yield first, count
         first += count
 
 
-def ordered(submit: Callable[[int, int], Any], parts: Iterable[tuple[int, int]], window: int) -> Iterator[Any]:
+class Pacer:
+    """The chunks of a run, sized by the play time the workers report: each chunk about TASK_SECONDS of play
+    (MAX_CHUNK deals at most), shrinking towards the end but no shorter than `least_seconds`, so that a
+    backend's cost per task stays small against the play whatever a deal costs (a random deal takes tens of
+    microseconds, a Monte-Carlo one seconds). Until a chunk has come back the chunks are FIRST_CHUNK deals."""
+
+    def __init__(self, deals: int, workers: int, least_seconds: float) -> None:
+        self.deals = deals
+        self.workers = workers
+        self.least_seconds = least_seconds
+        self.played = 0  # deals of the chunks that came back, and the seconds their play took
+        self.seconds = 0.0
+        self.sizes: list[int] = []  # every chunk sent, in order
+
+    def took(self, result: tuple[float, list[dict]]) -> None:
+        """A chunk's result came back: (its play's seconds, its lines)."""
+        self.seconds += result[0]
+        self.played += len(result[1])
+
+    def parts(self) -> Iterator[tuple[int, int]]:
+        """(first, count) of each chunk, in deal order, sized as the pace is known when it is asked for."""
+        first = 0
+        while first < self.deals:
+            if self.played:
+                per = max(self.seconds / self.played, 1e-7)
+                most = max(1, min(MAX_CHUNK, int(TASK_SECONDS / per)))
+                least = max(1, min(most, int(self.least_seconds / per)))
+            else:
+                most = least = FIRST_CHUNK
+            count = chunk_size(self.deals - first, self.workers, least, most)
+            self.sizes.append(count)
+            yield first, count
+            first += count
+
+
+def timed_chunk(variant: str, options: dict, names: list[str], seed: int, first: int, count: int,
+                double_dummy: bool = False) -> tuple[float, list[dict]]:
+    """`play_chunk` on a worker, with the seconds its play took (what the `Pacer` sizes chunks by)."""
+    t0 = time.perf_counter()
+    lines = play_chunk(variant, options, names, seed, first, count, double_dummy)
+    return time.perf_counter() - t0, lines
+
+
+def ordered(submit: Callable[[int, int], Any], parts: Iterable[tuple[int, int]], window: int,
+            seen: Callable[[Any], None] | None = None) -> Iterator[Any]:
     """The result of `submit(first, count)` (a future) for each part, in order, with at most `window` parts
-    submitted and not yet taken: the next part goes out as the oldest result is taken, before it is handed
-    on. The parts still out are cancelled when the consumer stops."""
+    submitted and not yet taken: the next part goes out as the oldest result is taken (after `seen` has been
+    shown it), before it is handed on. The parts still out are cancelled when the consumer stops."""
     todo = iter(parts)
     pending = deque(submit(*p) for p in islice(todo, window))
     try:
         while pending:
             result = pending.popleft().result()
+            if seen is not None:
+                seen(result)
             pending.extend(submit(*p) for p in islice(todo, 1))
             yield result
     finally:
@@ -187,11 +243,13 @@ def run(variant: str, options: dict, names: list[str], seed: int, deals: int, jo
         if ready is not None:
             ready()
 
-        def submit(first: int, count: int):
-            return ex.submit(play_chunk, variant, options, names, seed, first, count, double_dummy)
+        pacer = Pacer(deals, jobs, LEAST_SECONDS["processes"])
 
-        with closing(ordered(submit, chunks(deals, jobs), WINDOW * jobs)) as results:
-            for lines in results:
+        def submit(first: int, count: int):
+            return ex.submit(timed_chunk, variant, options, names, seed, first, count, double_dummy)
+
+        with closing(ordered(submit, pacer.parts(), WINDOW * jobs, pacer.took)) as results:
+            for _seconds, lines in results:
                 yield from lines
     finally:
         ex.shutdown(wait=True, cancel_futures=True)
@@ -237,11 +295,14 @@ def _run_dask(variant: str, options: dict, names: list[str], seed: int, deals: i
         if ready is not None:
             ready()
 
-        def submit(first: int, count: int):
-            return client.submit(play_chunk, variant, options, names, seed, first, count, double_dummy, pure=False)
+        pacer = Pacer(deals, workers, LEAST_SECONDS["dask"])
 
-        with closing(ordered(submit, chunks(deals, workers), WINDOW * workers)) as results:
-            for lines in results:
+        def submit(first: int, count: int):
+            return client.submit(timed_chunk, variant, options, names, seed, first, count, double_dummy,
+                                 pure=False)
+
+        with closing(ordered(submit, pacer.parts(), WINDOW * workers, pacer.took)) as results:
+            for _seconds, lines in results:
                 yield from lines
 
 
