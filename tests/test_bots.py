@@ -119,6 +119,31 @@ def test_sampled_worlds_agree_with_the_view(variant):
     assert moved > 0
 
 
+@pytest.mark.parametrize("variant", ["ombre", "ombre-a-dos", "danish-lhombre", "taroc-lhombre", "preference"])
+def test_hidden_discards_replay_as_the_general_search_does(monkeypatch, variant):
+    """A discard the seat did not see is replayed as the world's lowest discard when it is legal: the same
+    worlds, action for action, as the search through the legal list gives (the same generator draws)."""
+    import ombre_rules.bots.sample as sampler
+
+    r = load(variant)
+    hidden = 0
+    for i in range(8):
+        s = State(r, seed=100 + i, dealer=i % r.players)
+        ps = [make_player("greedy", k, r) for k in range(r.players)]
+        while not s.is_terminal:
+            me = s.to_move
+            k = Knowledge(r, s.view(me))
+            hidden += sum(1 for _s, text, a in (k.steps or ()) if a is None and text == "discard")
+            worlds = []
+            for fast in (True, False):
+                monkeypatch.setattr(sampler, "FAST_DISCARDS", fast)
+                w = sample(k, random.Random(i))
+                worlds.append(None if w is None else (w.history, w.hands, w.discards, w.talon, w.deal_hands))
+            assert worlds[0] == worlds[1]
+            s.apply(act(ps[me], s, me))
+    assert hidden > 0
+
+
 def test_sampled_worlds_honour_a_claim_not_offered():
     """Quadrille, seed 3: the Ombre (seat 1, 5 tricks, the called king of clubs unseen) leads to the seventh
     trick and is not offered the stop, so the side has no six tricks: his partner is not seat 3 (1 trick).

@@ -12,6 +12,7 @@ from ..engine.view import partner_known
 from ..errors import OmbreError
 
 HIDDEN, PENDING = -1, -2  # a card given for a demanded one: not seen by this seat; not given yet
+FAST_DISCARDS = True  # a hidden discard replayed as the world's lowest discard when legal (tests turn it off)
 
 
 class Knowledge:
@@ -245,6 +246,14 @@ def _try(k: Knowledge, rng: random.Random) -> State | None:
             if a is not None:
                 w.apply(a)
                 continue
+            if text == "discard" and left[s] and FAST_DISCARDS:
+                # the lowest of this world's discards, when legal: the one the search below would find first
+                # (discards are listed by card, lowest first)
+                a = r.A_DISCARD + left[s][0]
+                if a in w.legal_actions():
+                    del left[s][0]
+                    w.apply(a)
+                    continue
             choice = [a for a in w.legal_actions() if verbs[a] == text]
             if text == "give":  # a hidden give: the card this world gave
                 g = gives.pop(0) if gives else PENDING
