@@ -5,11 +5,11 @@ of K one-thread local workers (started here, warmed by a short run, then used by
     python examples/sim_scaling.py [--variant ombre] [--deals 2000] [--players greedy] [--jobs 2]
         [--rounds 3] [--sizes 100,1000,10000,100000] [--size-players random] [--size-jobs 1] [--no-dask]
 
-Each command runs as its own process; the modes take turns in every round and each keeps its best round, so
-that other work on the machine biases the ratios less (the load average is printed with every round). The rate
-is the one `simulate` prints (its clock starts once the workers are up, with their rules); the wall time includes the start-up
-of Python and the rules. CPU seconds are those of the `simulate` process and of the processes it started and
-waited for (local workers; not those of a cluster reached by address). Peak memory is the maximum resident set
+Each command runs as its own process; the modes take turns in every round and each keeps its best round, so that
+other work on the machine biases the ratios less (the load average is printed with every round). The rate is the
+one `simulate` prints (its clock starts once the workers are up, with their rules); the wall time includes the
+start-up of Python and the rules. CPU seconds are those of the `simulate` process and of the processes it started
+and waited for (local workers; not those of a cluster reached by address). Peak memory is the maximum resident set
 of the `simulate` process or of one of those it waited for. The size series writes every line (--out) to a
 temporary file.
 
