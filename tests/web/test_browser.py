@@ -269,8 +269,9 @@ def test_the_session_panel_shows_the_carried_values_deal_after_deal(browser, ser
                          data={"variant": "german-solo", "seats": ["greedy"] * 4, "seed": 5, "deals": 2}).json()
     table = server.app.state.tables.tables[t["id"]]
     page.goto(server.url + t["spectator"])
-    page.wait_for_function("() => document.body.dataset.moves.startsWith('2:') && document.querySelector('#result')",
-                           timeout=30000)
+    # the page sets data-moves once its first state has come: until then the predicate is false, not an error
+    page.wait_for_function("() => (document.body.dataset.moves || '').startsWith('2:') "
+                           "&& document.querySelector('#result')", timeout=30000)
     first, second = (d.result for d in table.session.deals)
     assert (first.outcome, first.session_before, first.session_after) == ("won", {"couleur": None},
                                                                           {"couleur": "clubs"})
