@@ -2,8 +2,8 @@
 batches, so that a busy or throttled machine slows both alike (two processes run one after the other see
 different noise; on a shared machine that alone moves a ratio by a quarter).
 
-    git worktree add /tmp/old dfbbf64
-    python examples/greedy_ab.py --old /tmp/old [--variants ombre,ombre-a-dos] [--deals 500] [--rounds 6]
+    git worktree add ../old dfbbf64
+    python examples/greedy_ab.py --old ../old [--variants ombre,ombre-a-dos] [--deals 500] [--rounds 6]
 
 The earlier checkout's package is copied, with its variants and grammar, into a temporary folder under another
 name and imported beside this one. Each round times `sim.speed.greedy_rate` (what `ombre bench-bots` times:
