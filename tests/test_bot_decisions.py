@@ -107,3 +107,48 @@ def test_greedy_tables_play_their_tricks_as_each_seat_would(variant, monkeypatch
     fast = [play_deal(r, ["greedy"] * r.players, 11, i) for i in range(12)]
     monkeypatch.setattr(GreedyPlayer, "trick_picker", None)
     assert [play_deal(r, ["greedy"] * r.players, 11, i) for i in range(12)] == fast
+
+
+# options that change the exchange or what a seat sees in it: the stock shown, a partner's draw, ceding
+FAST_EXCHANGE = VARIANTS + ["ombre(leftover_stock=all)", "ombre(leftover_stock=last_exchanger)",
+                            "danish-lhombre(leftover_talon_visible=true)", "taroc-lhombre(type=new)",
+                            "ombre(four_players=opposite_sits_out_with_takeover)"]
+
+
+# the variants whose greedy declarers exchange cards (the others play without one, or lay cards away)
+EXCHANGING = {"danish-lhombre", "ombre", "ombre-a-dos", "preference", "rocambor", "tresillo"}
+
+
+@pytest.mark.parametrize("variant", FAST_EXCHANGE)
+def test_greedy_tables_take_their_exchanges_as_each_seat_would(variant, monkeypatch):
+    """A table of greedy players takes its exchanges' choices with `exchange_picker`: at every decision of the
+    exchange it names the action `GreedyPlayer.act` chooses from the seat's facts, or leaves to the player a
+    choice that is no exchange's; whole deals give the same result lines as without it."""
+    from ombre_rules.bots.greedy import GreedyPlayer, exchange_picker
+    from ombre_rules.engine import DONE, EXCHANGE, State
+    from ombre_rules.engine.view import seat_facts
+    from ombre_rules.ruleset import load
+    from ombre_rules.sim.runner import deal_seed
+
+    r = load(variant)
+    player = GreedyPlayer(1, r)
+    picked = left = 0
+    for i in range(40):
+        s = State(r, seed=deal_seed(4, i), dealer=i % r.players)
+        pick = exchange_picker(s)
+        while s.phase != DONE:
+            legal = s.legal_actions()
+            a = player.act(seat_facts(s, s.to_move), legal)
+            if s.phase == EXCHANGE and len(legal) > 1:
+                got = pick(s.to_move, legal)
+                if got is None:
+                    left += 1
+                else:
+                    assert got == a, (i, s.history)
+                    picked += 1
+            s.apply(a)
+    # every choice of the exchange is an exchange's here; greedy bids no contract with one where none is listed
+    assert left == 0 and (picked > 50) == (variant.partition("(")[0] in EXCHANGING)
+    fast = [play_deal(r, ["greedy"] * r.players, 12, i) for i in range(15)]
+    monkeypatch.setattr(GreedyPlayer, "exchange_picker", None)
+    assert [play_deal(r, ["greedy"] * r.players, 12, i) for i in range(15)] == fast

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from ..engine.view import partner_known, seats_in_play, shown_cards
+from ..engine.view import partner_known, seats_in_play, seen_cards, shown_cards
 from .estimate import (
     Tables,
     best_trump,
@@ -262,6 +262,26 @@ def trick_picker(state) -> Callable[[int, list[int], list[tuple[int, int]], int]
     return pick
 
 
+def exchange_picker(state) -> Callable[[int, list[int]], int | None]:
+    """Greedy's choice in an exchange for the seat to move in `state`, with its legal actions: the action
+    `GreedyPlayer.act` takes from the seat's facts (`engine.view.seat_facts`) when the choice is an exchange's
+    (discards, or a draw beside them; no claim), read from the state's masks; None for any other choice, which
+    the caller asks of the player."""
+    r = state.rules
+    full, nd, stop = r.deck.full_mask, r.A_DISCARD, r.A_STOP
+
+    def pick(seat: int, legal: list[int]) -> int | None:
+        if len(legal) == 1:
+            return legal[0]
+        if legal[0] < nd or stop in legal or not is_exchange(r, legal):
+            return None
+        declarer = state.declarer
+        return discard(r, seat, declarer if declarer >= 0 else None, state.contract, state.trump, state.hands[seat],
+                       full & ~seen_cards(state, seat), legal)
+
+    return pick
+
+
 class GreedyPlayer:
     """The greedy player seeing only its seat's view."""
 
@@ -273,8 +293,10 @@ class GreedyPlayer:
         self.rules = rules
         self.policy = GreedyPolicy(seed=seed)
 
-    # a table of greedy players plays its plain tricks in the engine's loop (`State.play_tricks`) with this
+    # a table of greedy players plays its plain tricks in the engine's loop (`State.play_tricks`) with this,
+    # and takes its exchanges' choices from the state's masks with the other
     trick_picker = staticmethod(trick_picker)
+    exchange_picker = staticmethod(exchange_picker)
 
     def act(self, view: dict | Seat, legal: list[int]) -> int:
         """The greedy choice from the seat's view (a dict) or from its facts (`Seat`)."""

@@ -199,6 +199,17 @@ def shown_cards(state, seat: int) -> int:
     return m
 
 
+def seen_cards(state, seat: int, gone: int | None = None) -> int:
+    """Every card `seat` has seen: its hand and discards, the tricks played (`gone`, the cards of every pile won,
+    when the caller has it), the stock and turned card shown to it, and the trick in play."""
+    if gone is None:
+        gone = reduce(or_, state.won, 0)
+    seen = state.hands[seat] | state.discards[seat] | gone | shown_cards(state, seat)
+    for c in state.trick:
+        seen |= 1 << c
+    return seen
+
+
 def seats_in_play(state) -> int:
     """How many seats play the deal's tricks: not sitting out (a sitter may declare), not out of play (a
     defender who passed lays his hand down)."""
@@ -212,7 +223,7 @@ def seat_facts(state, seat: int) -> Seat:
     r = state.rules
     hands = state.hands
     gone = reduce(or_, state.won, 0)  # the cards of the tricks played: each trick goes whole to its winner's pile
-    seen = hands[seat] | state.discards[seat] | gone | shown_cards(state, seat)
+    seen = seen_cards(state, seat, gone)
     declarer = state.declarer
     sitters = r.sitters[state.dealer]
     out = state.def_out  # defenders who passed: their hands lie down, out of play
@@ -226,8 +237,6 @@ def seat_facts(state, seat: int) -> Seat:
     trick = []
     if cur:
         trick = _trick_seats(state, seat, sitters, declarer, out)
-        for c in cur:
-            seen |= 1 << c
     partner = state.partner if state.partner >= 0 and partner_known(state, seat) else None
     return Seat(r, seat, hands[seat], seen, state.contract, state.trump, declarer if declarer >= 0 else None,
                 partner, state.called >= 0 and partner is None, trick, active,

@@ -17,7 +17,7 @@ from itertools import islice
 from typing import Any
 
 from ..engine import DONE, State
-from ..engine.phases import PLAY
+from ..engine.phases import EXCHANGE, PLAY
 from ..errors import OmbreError
 from ..players import act, make_player
 from ..ruleset import Ruleset, load
@@ -48,6 +48,10 @@ def play_deal(rules: Ruleset, names: list[str], seed: int, i: int, double_dummy:
     # one card-choosing function every seat's player shares: plain tricks are played in the engine's loop
     pickers = {getattr(p, "trick_picker", None) for p in players}
     picker = pickers.pop() if len(pickers) == 1 else None
+    # and one exchange-choosing function: a discard or draw read from the state, not from the seat's facts
+    xpickers = {getattr(p, "exchange_picker", None) for p in players}
+    xpick = xpickers.pop() if len(xpickers) == 1 else None
+    xpick = xpick(state) if xpick is not None else None
     history = state.history
     while state.phase != DONE:
         if picker is not None and state.phase == PLAY:
@@ -63,7 +67,8 @@ def play_deal(rules: Ruleset, names: list[str], seed: int, i: int, double_dummy:
             choices += 1
         if max(legal) >= high:
             offered.update(verbs[a] for a in legal if a >= high)
-        state.apply(act(players[seat], state, seat, legal))
+        a = xpick(seat, legal) if xpick is not None and state.phase == EXCHANGE else None
+        state.apply(act(players[seat], state, seat, legal) if a is None else a)
     res = state.res  # the result as the deal's end kept it (State.result adds its account: not needed here)
     return {"deal": i, "seed": s, "dealer": state.dealer, "declarer": res.declarer, "contract": res.contract,
             "trump": res.trump, "outcome": res.outcome, "tricks": list(res.tricks), "payments": list(res.payments),
