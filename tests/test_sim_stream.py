@@ -15,7 +15,7 @@ from ombre_rules.cli import main
 from ombre_rules.sim import runner
 from ombre_rules.sim.coverage import Coverage, coverage
 from ombre_rules.sim.paired import differences
-from ombre_rules.sim.runner import FIRST_CHUNK, MAX_CHUNK, WINDOW, Pacer, chunks, collect, ordered, play_chunk
+from ombre_rules.sim.runner import FIRST_CHUNK, MAX_CHUNK, WINDOW, Pacer, collect, ordered, play_chunk
 from ombre_rules.sim.stats import Metrics, Moments, by_player, metrics, per_deal, win_score
 
 CB = "ombre(all_pass=contrabola)"
@@ -210,7 +210,7 @@ def test_ordered_keeps_at_most_window_parts_in_flight():
         log["most"] = max(log["most"], log["submitted"] - log["taken"])
         return _Done((first, count), log)
 
-    parts = list(chunks(1000, 2))
+    parts = [(10 * i, 10) for i in range(100)]
     got = list(ordered(submit, iter(parts), 6))
     assert got == parts and log["most"] == 6
     early = ordered(submit, iter(parts), 4)
@@ -257,7 +257,9 @@ def test_run_on_processes_bounds_the_chunks_in_flight(monkeypatch):
 
 def test_chunks_shrink_towards_the_end():
     for deals, workers in ((1, 1), (7, 3), (2000, 2), (100_000, 4)):
-        parts = list(chunks(deals, workers))
+        pacer = Pacer(deals, workers, 0.0)
+        pacer.took((0.0, [{}] * 10))  # deals that cost nothing: MAX_CHUNK at most, and no least beyond one deal
+        parts = list(pacer.parts())
         assert [f for f, _c in parts] == [sum(c for _f, c in parts[:i]) for i in range(len(parts))]
         sizes = [c for _f, c in parts]
         assert sum(sizes) == deals and max(sizes) <= MAX_CHUNK and sizes == sorted(sizes, reverse=True)

@@ -50,8 +50,8 @@ def play_deal(rules: Ruleset, names: list[str], seed: int, i: int, double_dummy:
     picker = pickers.pop() if len(pickers) == 1 else None
     # and one exchange-choosing function: a discard or draw read from the state, not from the seat's facts
     xpickers = {getattr(p, "exchange_picker", None) for p in players}
-    xpick = xpickers.pop() if len(xpickers) == 1 else None
-    xpick = xpick(state) if xpick is not None else None
+    make_xpick = xpickers.pop() if len(xpickers) == 1 else None
+    xpick = make_xpick(state) if make_xpick is not None else None
     history = state.history
     while state.phase != DONE:
         if picker is not None and state.phase == PLAY:
@@ -137,21 +137,16 @@ LEAST_SECONDS = {"processes": 0.005, "dask": 0.05}
 def chunk_size(left: int, workers: int, least: int = 1, most: int = MAX_CHUNK) -> int:
     """The deals of the next chunk with `left` deals still to send: a quarter of a worker's share of them (guided
     scheduling: chunks shrink towards the end, so that every worker is busy until the last deal), but at least
-    `least` and at most `most` (and never more than are left)."""
-    return min(left, max(least, min(most, left // (4 * workers))))
+    `least` and at most `most` (and never more than are left).
 
-
-def chunks(deals: int, workers: int, least: int = 1, most: int = MAX_CHUNK) -> Iterator[tuple[int, int]]:
-    """(first, count) pieces of a run in deal order, sized by `chunk_size`.
-
-    >>> [c for _f, c in chunks(40, 2)]
+    >>> sizes, left = [], 40
+    >>> while left:
+    ...     sizes.append(chunk_size(left, 2))
+    ...     left -= sizes[-1]
+    >>> sizes
     [5, 4, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
     """
-    first = 0
-    while first < deals:
-        count = chunk_size(deals - first, workers, least, most)
-        yield first, count
-        first += count
+    return min(left, max(least, min(most, left // (4 * workers))))
 
 
 class Pacer:
