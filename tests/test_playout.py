@@ -70,11 +70,12 @@ def test_random_playout_is_the_public_loop(variant):
 
 @pytest.mark.parametrize(("variant", "option"), _option_runs(),
                          ids=lambda x: x if isinstance(x, str) else ",".join(f"{k}={v}" for k, v in x.items()))
-def test_random_playout_and_play_tricks_are_the_public_loop_with_each_option(variant, option):
+def test_random_playout_play_tricks_and_play_exchange_are_the_public_loop_with_each_option(variant, option):
     rules = load(variant, option)
     assert sum(_both_ways(rules, 25, 2).values()) == 25
     for i in range(8):  # play_tricks too (see test_play_tricks_is_the_public_loop), with the rules loaded once
         _picked_agree(State(rules, seed=900 + i, dealer=i % rules.players), i)
+        _exchange_agree(State(rules, seed=950 + i, dealer=i % rules.players), i)  # play_exchange too
 
 
 def test_random_playout_from_the_middle_of_a_deal():
@@ -159,6 +160,73 @@ def test_play_tricks_is_the_public_loop(variant):
             a.apply(acts[int(r0.random() * len(acts))])
         picked += _picked_agree(a, i)
     assert picked > 100 * 5  # it played most of the cards, not a few
+
+
+def _exchange_agree(a: State, seed: int) -> int:
+    """Play a copy of `a` with play_exchange wherever the exchange goes on (random choices; the public loop
+    elsewhere), and `a` along with it by the public loop: play_exchange asks exactly where the public loop
+    offers a choice in the exchange, with the cards it may discard and whether it may draw or cede as the
+    legal list has them, takes what it is told as apply takes it, and after each of its returns both states
+    are the same, slot for slot (but the exchanger's list of actions, a cache made when first asked for).
+    The number of choices asked."""
+    r = a.rules
+    b = a.clone()
+    rb = random.Random(seed).random
+    asked = []
+
+    def pick(seat, may, draw, cede):
+        opts = [c for c in range(r.deck.size) if may >> c & 1] + [r.A_DRAW] * draw + [r.A_CEDE] * cede
+        asked.append((seat, [c + r.A_DISCARD if c < r.A_DISCARD else c for c in opts]))
+        return opts[int(rb() * len(opts))]
+
+    def same() -> bool:
+        return {k: v for k, v in _slots(a).items() if k != "ex_acts"} == \
+            {k: v for k, v in _slots(b).items() if k != "ex_acts"}
+
+    total = 0
+    while True:
+        b.play_exchange(pick)
+        total += len(asked)
+        while len(a.history) < len(b.history):
+            acts = a.legal_actions()
+            if len(acts) > 1:
+                assert asked.pop(0) == (a.to_move, acts), (seed, r.variant)
+            a.apply(b.history[len(a.history)])
+        assert asked == []
+        assert same(), (seed, r.variant)
+        if b.is_terminal:
+            break
+        acts = b.legal_actions()
+        x = acts[int(rb() * len(acts))]
+        a.legal_actions()
+        a.apply(x)
+        b.apply(x)
+    assert b.result == a.result
+    return total
+
+
+# the choices play_exchange was asked for in the deals below: none where the talon is empty (or laid away)
+EXCHANGE_CHOICES = {"cinquillo": 0, "danish-lhombre": 41, "german-solo": 0, "ombre-a-dos": 258, "ombre": 553,
+                    "preference": 58, "quadrille": 0, "rocambor": 571, "taroc-lhombre": 0, "tredrille": 0,
+                    "tresillo": 577}
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_play_exchange_is_the_public_loop(variant):
+    """State.play_exchange offers the exchanger's choices as legal_actions lists them and takes the one picked
+    as apply takes it: from the deal's start, and from anywhere in it (mid-exchange included)."""
+    rules = load(variant)
+    asked = 0
+    for i in range(100):
+        a = State(rules, seed=8000 + i, dealer=i % rules.players)
+        r0 = random.Random(i)
+        for _ in range(i % 23):
+            if a.is_terminal:
+                break
+            acts = a.legal_actions()
+            a.apply(acts[int(r0.random() * len(acts))])
+        asked += _exchange_agree(a, i)
+    assert asked == EXCHANGE_CHOICES[variant], asked
 
 
 def test_play_tricks_returns_at_once_outside_plain_play():

@@ -171,6 +171,33 @@ class ExchangeStage:
         self.ex_queue.insert(1, self.to_move)
         self._continue_exchange()
 
+    def _picked_exchange(self, pick: Callable[[int, int, bool, bool], int]) -> None:
+        """Exchange turns of `State.play_exchange`: `pick(seat, may, draw, cede)` names the exchanger's action
+        when he has more than one (the choices of `_exchange_choices`, the cards as a mask); a discard is made
+        as `_discard` makes it, a draw as `_discard_or_draw` makes it, a cession by `apply`."""
+        r = self.rules
+        hands, history = self.hands, self.history
+        base, draw_a, cede_a = self.nc, r.A_DRAW, r.A_CEDE
+        while self.phase == EXCHANGE:
+            seat = self.to_move
+            k = self.ex_count
+            may = hands[seat] if k < self.ex_max else 0
+            draw = k >= self.ex_min
+            cede = k == 0 and self.ex_can_cede
+            if not may and not cede:  # the draw alone
+                a = draw_a
+            elif not draw and not cede and not may & (may - 1):  # the one card he may, and must, discard
+                a = may.bit_length() - 1
+            else:
+                a = pick(seat, may, draw, cede)
+            if a == draw_a:
+                history.append(a)
+                self._a_draw()
+            elif a == cede_a:
+                self.apply(a)
+            else:
+                self._discard(base + a)
+
     def _random_exchange(self, rand: Callable[[], float]) -> None:
         """Exchange turns of `random_playout`: an action picked by its place in the list legal_actions would
         give (the cards held, then draw, then cede), without building it; a discard made as `_discard` makes it."""

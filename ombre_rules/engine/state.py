@@ -271,6 +271,17 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
         `pick` raised or named another card."""
         self._picked_tricks(pick)
 
+    def play_exchange(self, pick: Callable[[int, int, bool, bool], int]) -> None:
+        """Play the exchange's turns chosen by `pick(seat, may, draw, cede)` while the exchange goes on: `may`
+        is the mask of the cards the exchanger may discard now (0 once he has discarded his most), `draw` and
+        `cede` whether he may draw or cede his turn now; it returns a card of `may` to discard, or the action
+        `A_DRAW` or `A_CEDE` of the rules when allowed. A lone legal action is taken without asking. Returns
+        when the phase is no longer the exchange (at once outside it). The actions are taken as `apply` takes
+        them, without checking them again, and the state ends as the public loop leaves it (but for the list
+        of the exchanger's actions, made only when `legal_actions` asks for it); it is not defined after
+        `pick` raised or named another action."""
+        self._picked_exchange(pick)
+
     def clone(self) -> State:
         """An independent copy (cheap: lists are copied, everything else is shared or immutable)."""
         return _clone(self)
