@@ -247,16 +247,35 @@ def test_bots_play_every_variant(variant):
 def test_exchange_draws_are_what_random_sample_draws():
     """greedy's draws of an exchange (`samples`) take exactly the cards `random.Random(seed).sample` takes, one
     sample after the other, on pools small and large (both of sample's methods) and every size of sample."""
-    from ombre_rules.bots.estimate import EXCHANGE_DRAWS, samples
+    from ombre_rules.bots.estimate import EXCHANGE_DRAWS, samples, stream_words
 
     rng = random.Random(18)
+    short = 0
     for _ in range(3000):
         pool = sorted(rng.sample(range(64), rng.randint(1, 60)))
         k = rng.randint(0, len(pool))
         seed = rng.getrandbits(48)
         ref = random.Random(seed)
         want = tuple(sum(1 << c for c in ref.sample(pool, k)) for _ in range(EXCHANGE_DRAWS))
-        assert samples(random.Random(seed).getrandbits, pool, k) == want, (seed, pool, k)
+        try:
+            got = samples(stream_words(random.Random(seed), 64), pool, k)
+        except IndexError:  # 64 words were too few: more of the same words do
+            short += 1
+            got = samples(stream_words(random.Random(seed), 4096), pool, k)
+        assert got == want, (seed, pool, k)
+    assert short == 1545, short  # samples too long for 64 words were met, and the rest
+
+
+def test_the_words_of_a_generator_are_what_getrandbits_draws():
+    """`stream_words` gives the 32-bit words `getrandbits` draws one by one (a width b <= 32 is the word
+    shifted right by 32 - b), and the generator is left where they would leave it."""
+    from ombre_rules.bots.estimate import stream_words
+
+    a, b = random.Random(5), random.Random(5)
+    words = stream_words(a, 50)
+    widths = [1 + i % 32 for i in range(50)]
+    assert [w >> (32 - k) for w, k in zip(words, widths, strict=True)] == [b.getrandbits(k) for k in widths]
+    assert a.random() == b.random()
 
 
 @pytest.mark.parametrize("variant", ["ombre", "ombre-a-dos", "danish-lhombre", "tresillo"])

@@ -5,7 +5,9 @@ works out its tables once (`Tables`); estimates are remembered per holding."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Hashable
+import sys
+from array import array
+from collections.abc import Hashable
 from itertools import pairwise
 from math import ceil, log
 
@@ -47,10 +49,10 @@ class Tables:
                     m |= 1 << u
             self.beats.append(m)
         # order of keeping: plain before trump, few points before many, low before high
-        self.keep = [(tm >> c & 1, deck.cards[c].points, power[c]) for c in range(n)]
+        self.keep = _ranks([(tm >> c & 1, deck.cards[c].points, power[c]) for c in range(n)])
         # a lead: the master to lead (trump before plain, then the highest), the card to lead without one
-        self.lead_high = [(tm >> c & 1, power[c]) for c in range(n)]
-        self.lead_low = [(deck.cards[c].points, power[c]) for c in range(n)]
+        self.lead_high = _ranks([(tm >> c & 1, power[c]) for c in range(n)])
+        self.lead_low = _ranks([(deck.cards[c].points, power[c]) for c in range(n)])
         ps = sorted(p for p in power if p < 1000)
         self.median = ps[len(ps) // 2] if ps else 0
         # every list below is in the order a stable sort of the cards (lowest id first) by power gives
@@ -73,6 +75,13 @@ class Tables:
         self.ordered = all(a[0].bit_length() < (b[0] & -b[0]).bit_length() for a, b in pairwise(self.plain))
         self.memo: dict = {}  # (hand, unseen, can, demands) -> exchange value
         self.tshares = _SHARES.setdefault(("trumps", n, *self.tdesc), {})
+
+
+def _ranks(keys: list) -> list[int]:
+    """Each key's place among the distinct keys, lowest first: ints that order (and tie) the cards as the keys
+    do, and compare faster than tuples."""
+    place = {k: i for i, k in enumerate(sorted(set(keys)))}
+    return [place[k] for k in keys]
 
 
 _TABLES: dict = {}  # per context (contexts live as long as their ruleset, which caches them)
@@ -227,49 +236,80 @@ def _exchange_value(t: Tables, hand: int, unseen: int, can: int, demands: int) -
 
 _DRAWS: dict = {}  # (hand, unseen, cards drawn) -> the draws: the same for every trump a hand is valued with
 _DRAW_RNG = random.Random()  # seeded anew by each hand: as random.Random(hand) would be
+_WORDS: dict[int, list[int]] = {}  # per hand, the first words its generator gives (every draw of it starts there)
+WORDS = 64  # words drawn at first: enough for EXCHANGE_DRAWS samples of a hand's junk nearly always
 
 
 def _draws(t: Tables, hand: int, unseen: int, k: int) -> tuple[int, ...]:
     """EXCHANGE_DRAWS draws of `k` cards of `unseen` (lowest first, drawn from as a list) as masks, seeded by
-    the hand."""
+    the hand: each draws from the start of the words of `random.Random(hand)`, which is seeded once per
+    hand, and again with twice as many words for the rare draw that needs more."""
     key = (hand, unseen, k)
     got = _DRAWS.get(key)
     if got is None:
-        _DRAW_RNG.seed(hand)
-        got = _remember(_DRAWS, key, samples(_DRAW_RNG.getrandbits, t.bits(unseen), k))
+        words = _WORDS.get(hand)
+        if words is None:
+            _DRAW_RNG.seed(hand)
+            words = _remember(_WORDS, hand, stream_words(_DRAW_RNG, WORDS))
+        pool = t.bits(unseen)
+        while True:
+            try:
+                got = _remember(_DRAWS, key, samples(words, pool, k))
+                break
+            except IndexError:  # the words ran out: the same words and as many again
+                _DRAW_RNG.seed(hand)
+                words = _remember(_WORDS, hand, stream_words(_DRAW_RNG, 2 * len(words)))
     return got
 
 
-def samples(getrandbits: Callable[[int], int], pool: list[int], k: int) -> tuple[int, ...]:
+_LITTLE = sys.byteorder == "little"
+
+
+def stream_words(rng: random.Random, n: int) -> list[int]:
+    """The next `n` 32-bit words of a Mersenne-Twister generator, in the order it makes them: the numbers
+    `getrandbits(b)` gives for b <= 32 are each the next word shifted right by 32 - b."""
+    words = array("I", rng.getrandbits(32 * n).to_bytes(4 * n, "little"))  # the first word the lowest
+    if not _LITTLE:
+        words.byteswap()
+    return words.tolist()
+
+
+def samples(words: list[int], pool: list[int], k: int) -> tuple[int, ...]:
     """EXCHANGE_DRAWS samples of `k` cards of `pool`, one after the other from one generator, as masks: the
     cards `random.Random.sample(pool, k)` takes, drawn as it draws them (each index below a size by
     `getrandbits` of the size's bit length, again while too large; from a shrinking copy of a small pool,
-    else again while already taken), without building its lists (tests/test_bots.py compares the two)."""
+    else again while already taken), without building its lists (tests/test_bots.py compares the two), from
+    the generator's `words` (`stream_words`); IndexError when they run out."""
     n = len(pool)
     setsize = 21
     if k > 5:
         setsize += 4 ** ceil(log(k * 3, 4))
     out = []
+    i = 0
     if n <= setsize:
         for _ in range(EXCHANGE_DRAWS):
             p = pool[:]
             m = 0
             for size in range(n, n - k, -1):
-                b = size.bit_length()
-                j = getrandbits(b)
+                shift = 32 - size.bit_length()
+                j = words[i] >> shift
+                i += 1
                 while j >= size:
-                    j = getrandbits(b)
+                    j = words[i] >> shift
+                    i += 1
                 m |= 1 << p[j]
                 p[j] = p[size - 1]
             out.append(m)
         return tuple(out)
-    b = n.bit_length()
+    shift = 32 - n.bit_length()
     for _ in range(EXCHANGE_DRAWS):
         m = taken = 0
         for _i in range(k):
-            j = getrandbits(b)
+            j = words[i] >> shift
+            i += 1
             while j >= n or taken >> j & 1:
-                j = getrandbits(b)
+                j = words[i] >> shift
+                i += 1
             taken |= 1 << j
             m |= 1 << pool[j]
         out.append(m)

@@ -160,30 +160,36 @@ def is_exchange(r, legal: list[int]) -> bool:
 
 
 def discard(r, seat: int, declarer: int | None, contract, trump, hand: int, unseen: int, legal: list[int]) -> int:
-    """The exchange's choice of `seat`: its weakest junk card that it may throw (a defender: only one below the
-    median), else a draw, else the card it least wants to keep; with the trump it would name when trumps are
-    still to be named."""
+    """The exchange's choice of `seat` of its legal actions: its weakest junk card that it may throw (a
+    defender: only one below the median), else a draw, else the card it least wants to keep; with the trump it
+    would name when trumps are still to be named."""
+    nd, nb = r.A_DISCARD, r.A_BID
+    may = 0  # the cards it may discard
+    for a in legal:
+        if nd <= a < nb:
+            may |= 1 << (a - nd)
+    c = discard_card(r, seat, declarer, contract, trump, hand, unseen, may, r.A_DRAW in legal)
+    return r.A_DRAW if c < 0 else nd + c
+
+
+def discard_card(r, seat: int, declarer: int | None, contract, trump, hand: int, unseen: int, may: int,
+                 draw: bool) -> int:
+    """`discard` from the mask of the cards `seat` may discard and whether it may draw: the card to discard,
+    or -1 to draw."""
     if trump is None and contract is not None and contract.trump_mode == "named":
         suit = best_trump(r, contract, hand, unseen, r.deck.suits)[1]
         t = tables(r.context(contract.ranking, suit))
     else:
         t = played_tables(r, contract, trump)
-    nd, nb = r.A_DISCARD, r.A_BID
-    may = 0  # the hand's cards it may discard
-    for a in legal:
-        if nd <= a < nb:
-            may |= 1 << (a - nd)
-    may &= hand
     beats, power, median = t.beats, t.power, t.median
     declares = seat == declarer
+    mine = may & hand
     for c in t.pasc:  # its junk (as `junk` lists it), weakest first
-        if may >> c & 1 and unseen & beats[c] and (declares or power[c] < median):
-            return nd + c
-    if r.A_DRAW in legal:
-        return r.A_DRAW
-    c = min({a - nd for a in legal if nd <= a < nb}, key=t.keep.__getitem__)  # of a set, as ties always fell
-    return nd + c
-
+        if mine >> c & 1 and unseen & beats[c] and (declares or power[c] < median):
+            return c
+    if draw:
+        return -1
+    return min(set(t.bits(may)), key=t.keep.__getitem__)  # of a set built in the order ties always fell in
 
 def card(t: Tables, seat: int, declarer: int | None, partner: int | None, hidden: bool, unseen: int,
          trick: list[tuple[int, int]], active: int, cards: list[int]) -> int:
@@ -262,22 +268,18 @@ def trick_picker(state) -> Callable[[int, list[int], list[tuple[int, int]], int]
     return pick
 
 
-def exchange_picker(state) -> Callable[[int, list[int]], int | None]:
-    """Greedy's choice in an exchange for the seat to move in `state`, with its legal actions: the action
-    `GreedyPlayer.act` takes from the seat's facts (`engine.view.seat_facts`) when the choice is an exchange's
-    (discards, or a draw beside them; no claim), read from the state's masks; None for any other choice, which
-    the caller asks of the player."""
+def exchange_picker(state) -> Callable[[int, int, bool, bool], int]:
+    """Greedy's choice in an exchange for `state.play_exchange(pick)`: from the cards the exchanger may discard
+    and whether he may draw, the card to discard or the draw that `GreedyPlayer.act` takes from the seat's
+    facts (`engine.view.seat_facts`), read from the state's masks (greedy never cedes its turn)."""
     r = state.rules
-    full, nd, stop = r.deck.full_mask, r.A_DISCARD, r.A_STOP
+    full, draw_a = r.deck.full_mask, r.A_DRAW
 
-    def pick(seat: int, legal: list[int]) -> int | None:
-        if len(legal) == 1:
-            return legal[0]
-        if legal[0] < nd or stop in legal or not is_exchange(r, legal):
-            return None
+    def pick(seat: int, may: int, draw: bool, cede: bool) -> int:
         declarer = state.declarer
-        return discard(r, seat, declarer if declarer >= 0 else None, state.contract, state.trump, state.hands[seat],
-                       full & ~seen_cards(state, seat), legal)
+        c = discard_card(r, seat, declarer if declarer >= 0 else None, state.contract, state.trump,
+                         state.hands[seat], full & ~seen_cards(state, seat), may, draw)
+        return draw_a if c < 0 else c
 
     return pick
 

@@ -7,9 +7,9 @@ import random
 import time
 
 from ..engine import DONE
-from ..engine.phases import PLAY
+from ..engine.phases import EXCHANGE, PLAY
 from .estimate import played_tables, tricks_allowed
-from .greedy import GreedyPolicy, card, discard, duck, is_exchange
+from .greedy import GreedyPolicy, card, discard, discard_card, duck, is_exchange
 from .sample import Knowledge, sample
 from .seat import from_state, from_view, played_cards, world_partner, world_trick
 
@@ -28,6 +28,9 @@ def playout(world, policy: GreedyPolicy) -> None:
         if world.phase == PLAY:
             _play(world, policy)
             continue
+        if world.phase == EXCHANGE:
+            world.play_exchange(_exchanger(world))
+            continue
         legal = legal_actions()
         if len(legal) == 1:
             apply(legal[0])
@@ -39,6 +42,24 @@ def playout(world, policy: GreedyPolicy) -> None:
                           r.deck.full_mask & ~(hand | world.discards[seat] | played_cards(world)), legal))
         else:
             apply(choose(from_state(world, world.to_move), legal))
+
+
+def _exchanger(world):
+    """Greedy's exchange for `world.play_exchange`: its discard or draw, from the world's masks (a lone draw
+    is the engine's; greedy never cedes)."""
+    r = world.rules
+    full, draw_a = r.deck.full_mask, r.A_DRAW
+    hands, discards = world.hands, world.discards
+    declarer = world.declarer if world.declarer >= 0 else None
+    played = played_cards(world)  # no card is played while the exchange goes on
+
+    def pick(seat: int, may: int, draw: bool, cede: bool) -> int:
+        hand = hands[seat]
+        c = discard_card(r, seat, declarer, world.contract, world.trump, hand,
+                         full & ~(hand | discards[seat] | played), may, draw)
+        return draw_a if c < 0 else c
+
+    return pick
 
 
 def _play(world, policy: GreedyPolicy) -> None:

@@ -60,6 +60,12 @@ def play_deal(rules: Ruleset, names: list[str], seed: int, i: int, double_dummy:
             decisions += len(history) - before  # each card played was a decision
             if state.phase == DONE:
                 break
+        if xpick is not None and state.phase == EXCHANGE:
+            before = len(history)
+            choices += _play_exchange(state, xpick, offered)
+            decisions += len(history) - before  # each discard and draw was a decision
+            offered.update(verbs[a] for a in history[before:])  # a lone action was offered too
+            continue
         seat = state.to_move
         legal = state.legal_actions()
         decisions += 1
@@ -67,8 +73,7 @@ def play_deal(rules: Ruleset, names: list[str], seed: int, i: int, double_dummy:
             choices += 1
         if max(legal) >= high:
             offered.update(verbs[a] for a in legal if a >= high)
-        a = xpick(seat, legal) if xpick is not None and state.phase == EXCHANGE else None
-        state.apply(act(players[seat], state, seat, legal) if a is None else a)
+        state.apply(act(players[seat], state, seat, legal))
     res = state.res  # the result as the deal's end kept it (State.result adds its account: not needed here)
     return {"deal": i, "seed": s, "dealer": state.dealer, "declarer": res.declarer, "contract": res.contract,
             "trump": res.trump, "outcome": res.outcome, "tricks": list(res.tricks), "payments": list(res.payments),
@@ -91,6 +96,29 @@ def _play_tricks(state: State, pick: Callable[[int, list[int], list[tuple[int, i
         return pick(seat, cards, trick, played)
 
     state.play_tricks(counted)
+    return asked
+
+
+def _play_exchange(state: State, pick: Callable[[int, int, bool, bool], int], offered: set[str]) -> int:
+    """`state.play_exchange(pick)`; how many times `pick` was asked (the exchange's choices), with the verbs of
+    what each choice offered added to `offered`."""
+    r = state.rules
+    verbs = r.action_verbs
+    discard, draw_v, cede_v = verbs[r.A_DISCARD], verbs[r.A_DRAW], verbs[r.A_CEDE]
+    asked = 0
+
+    def counted(seat: int, may: int, draw: bool, cede: bool) -> int:
+        nonlocal asked
+        asked += 1
+        if may:
+            offered.add(discard)
+        if draw:
+            offered.add(draw_v)
+        if cede:
+            offered.add(cede_v)
+        return pick(seat, may, draw, cede)
+
+    state.play_exchange(counted)
     return asked
 
 
