@@ -322,3 +322,61 @@ def test_sampled_worlds_shuffle_as_random_shuffles():
             ref.shuffle(b)
             assert a == b, (seed, size)
         assert mine.getrandbits(32) == ref.getrandbits(32)
+
+
+def _card_by_lists(t, seat, declarer, partner, hidden, unseen, trick, active, cards):
+    """greedy's card as it reads in words, with lists: lead the highest master (trumps first), else the lowest
+    plain card (fewest points), else the lowest card; follow with the cheapest card when the trick is the
+    side's, else with the cheapest winner when last to play or none is safe, else the cheapest safe winner;
+    the cheapest to keep when nothing wins. Each the first of equal rank."""
+    from ombre_rules.engine.view import same_side
+
+    beats = t.beats
+    if not trick:
+        masters = [c for c in cards if not unseen & beats[c]]
+        if masters:
+            return max(masters, key=t.lead_high.__getitem__)
+        plain = [c for c in cards if not t.tm >> c & 1]
+        return min(plain or cards, key=t.lead_low.__getitem__)
+    row = t.rows[trick[0][1]]
+    best_seat, top = trick[0][0], row[trick[0][1]]
+    for other, c in trick:
+        if row[c] > top:
+            best_seat, top = other, row[c]
+    if same_side(seat, best_seat, declarer, partner, hidden):
+        return min(cards, key=t.keep.__getitem__)
+    winners = sorted((c for c in cards if row[c] > top), key=row.__getitem__)
+    if not winners:
+        return min(cards, key=t.keep.__getitem__)
+    if len(trick) == active - 1:
+        return winners[0]
+    return next((c for c in winners if not unseen & beats[c]), winners[0])
+
+
+# per variant: the cards greedy chose in the deals of the test below, and the most it chose among
+CARDS_ASKED = {"ombre": (1055, 9), "quadrille": (1706, 10), "danish-lhombre": (879, 9), "taroc-lhombre": (2410, 25),
+               "cinquillo": (1545, 8), "preference": (877, 10)}
+
+
+@pytest.mark.parametrize("variant", ["ombre", "quadrille", "danish-lhombre", "taroc-lhombre", "cinquillo",
+                                     "preference"])
+def test_greedy_card_is_its_rule_in_words(monkeypatch, variant):
+    """`greedy.card`, written as loops over the cards, chooses at every card of 60 greedy deals what the rule
+    in words (lists, sorted and taken first of equal rank) chooses."""
+    import ombre_rules.bots.greedy as greedy
+    from ombre_rules.sim.runner import play_deal
+
+    r = load(variant)
+    card = greedy.card
+    asked = []
+
+    def checked(*args):
+        got = card(*args)
+        assert got == _card_by_lists(*args), args
+        asked.append(len(args[-1]))
+        return got
+
+    monkeypatch.setattr(greedy, "card", checked)
+    for i in range(60):
+        play_deal(r, ["greedy"] * r.players, 21, i)
+    assert (len(asked), max(asked)) == CARDS_ASKED[variant]

@@ -198,31 +198,47 @@ def card(t: Tables, seat: int, declarer: int | None, partner: int | None, hidden
     card) in play, `active` seats playing, and the declarer and his partner as it knows them (`same_side`)."""
     beats = t.beats
     if not trick:
-        masters = [c for c in cards if not unseen & beats[c]]
-        if masters:
-            return max(masters, key=t.lead_high.__getitem__)
-        tm = t.tm
-        plain = [c for c in cards if not tm >> c & 1]
-        return min(plain or cards, key=t.lead_low.__getitem__)
+        lh, ll, tm = t.lead_high, t.lead_low, t.tm
+        best = low = -1
+        # a lead: the master to lead (trump before plain, then the highest), else the plain card to lead, else
+        # any (each the first of equal rank)
+        for c in cards:
+            if not unseen & beats[c]:
+                if best < 0 or lh[c] > lh[best]:
+                    best = c
+            elif best < 0 and not tm >> c & 1 and (low < 0 or ll[c] < ll[low]):
+                low = c
+        if best >= 0:
+            return best
+        if low >= 0:
+            return low
+        return min(cards, key=ll.__getitem__)
     best_seat, c = trick[0]
     row = t.rows[c]
     top = row[c]
-    for sc in trick:  # the first of the highest
-        k = row[sc[1]]
+    for other, x in trick:  # the first of the highest
+        k = row[x]
         if k > top:
-            best_seat, top = sc[0], k
-    if same_side(seat, best_seat, declarer, partner, hidden):
-        return min(cards, key=t.keep.__getitem__)
-    winners = [c for c in cards if row[c] > top]
-    if not winners:
-        return min(cards, key=t.keep.__getitem__)
-    if len(trick) == active - 1 or len(winners) == 1:  # the cheapest winner (the first of equal rank, as sorted)
-        return min(winners, key=row.__getitem__)
-    winners.sort(key=row.__getitem__)
-    for c in winners:  # the cheapest card no unseen card can overtake in this trick
-        if not unseen & beats[c]:
-            return c
-    return winners[0]
+            best_seat, top = other, k
+    if not same_side(seat, best_seat, declarer, partner, hidden):
+        # the cheapest winner, and the cheapest no unseen card can overtake in this trick (the first of equal
+        # rank): the one to play last to the trick or when no safe one is held, else the safe one
+        cheap = safe = -1
+        for c in cards:
+            k = row[c]
+            if k > top:
+                if cheap < 0 or k < row[cheap]:
+                    cheap = c
+                if not unseen & beats[c] and (safe < 0 or k < row[safe]):
+                    safe = c
+        if cheap >= 0:
+            return cheap if safe < 0 or len(trick) == active - 1 else safe
+    keep = t.keep
+    low = cards[0]
+    for c in cards:  # the first the seat least wants to keep
+        if keep[c] < keep[low]:
+            low = c
+    return low
 
 
 def duck(ctx, trick: list[tuple[int, int]], cards: list[int]) -> int:
