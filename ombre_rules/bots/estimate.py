@@ -117,28 +117,42 @@ def estimate(t: Tables, hand: int, unseen: int) -> float:
     top plain cards, and seconds guarded by length. Each suit's shares are worked out once per holding and
     remembered; they are added in the order the cards were always counted (trumps, then the plain suits by
     the hand's lowest card in each), so the sum is the same to the last bit."""
-    tricks = 0.0
+    return estimates_total(t, hand, unseen, _NOTHING)
+
+
+_NOTHING = (0,)  # no card drawn
+
+
+def estimates_total(t: Tables, keep: int, unseen: int, draws: tuple[int, ...]) -> float:
+    """The sum of the estimates of `keep` with each of `draws` (masks of unseen cards) added to it, in order:
+    `estimate(t, keep | got, unseen & ~got)` for each `got`, added one after the other."""
     width = t.width
     tm = t.tm
-    mine = hand & tm
-    if mine:
-        key = mine << width | unseen & tm
-        memo = t.tshares
-        shares = memo.get(key)
-        if shares is None:
-            shares = _remember(memo, key, _trump_shares(t.tdesc, t.beats, mine, unseen & tm))
-        for x in shares:
-            tricks += x
-    plain = t.plain if t.ordered else sorted(t.plain, key=lambda p: (m := hand & p[0]) & -m)
-    for sm, cards, memo in plain:
-        m = hand & sm
-        if m:
-            shares = memo.get(m << width | unseen & sm)
+    tshares, plain = t.tshares, t.plain
+    total = 0.0
+    for got in draws:
+        hand = keep | got
+        out = unseen & ~got
+        tricks = 0.0
+        mine = hand & tm
+        if mine:
+            key = mine << width | out & tm
+            shares = tshares.get(key)
             if shares is None:
-                shares = _remember(memo, m << width | unseen & sm, _plain_shares(cards, t.beats, m, unseen & sm))
+                shares = _remember(tshares, key, _trump_shares(t.tdesc, t.beats, mine, out & tm))
             for x in shares:
                 tricks += x
-    return tricks
+        for sm, cards, memo in plain if t.ordered else sorted(plain, key=lambda p: (m := hand & p[0]) & -m):
+            m = hand & sm
+            if m:
+                key = m << width | out & sm
+                shares = memo.get(key)
+                if shares is None:
+                    shares = _remember(memo, key, _plain_shares(cards, t.beats, m, out & sm))
+                for x in shares:
+                    tricks += x
+        total += tricks
+    return total
 
 
 def _remember(memo: dict, key: Hashable, value):
@@ -222,16 +236,20 @@ def _exchange_value(t: Tables, hand: int, unseen: int, can: int, demands: int) -
         est = max(est, estimate(t, hand, unseen))
     if can == 0:  # nothing to exchange
         return est
-    throw = junk(t, hand, unseen)[:can]
-    if not throw:
+    beats = t.beats
+    thrown = k = 0  # its junk (as `junk` lists it), when it may throw all of it
+    for c in t.bits(hand & ~t.tm):
+        if unseen & beats[c]:
+            thrown |= 1 << c
+            k += 1
+    if not k:
         return est
-    keep = hand & ~mask_of_ids(throw)
-    if unseen.bit_count() < len(throw):
+    if k > can:  # its weakest junk
+        thrown = mask_of_ids(junk(t, hand, unseen)[:can])
+        k = can
+    if unseen.bit_count() < k:
         return est
-    total = 0.0
-    for got in _draws(t, hand, unseen, len(throw)):
-        total += estimate(t, keep | got, unseen & ~got)
-    return max(est, total / EXCHANGE_DRAWS)
+    return max(est, estimates_total(t, hand & ~thrown, unseen, _draws(t, hand, unseen, k)) / EXCHANGE_DRAWS)
 
 
 _DRAWS: dict = {}  # (hand, unseen, cards drawn) -> the draws: the same for every trump a hand is valued with
