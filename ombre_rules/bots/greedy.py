@@ -44,6 +44,38 @@ def _ladder(rules) -> tuple[list[int], str | None, bool]:
     return out
 
 
+def _need(r, c, tricks_total, active: int) -> float:
+    """The tricks a hand should bring to bid `c`: the side's goal with a margin, less what a called partner
+    brings on average, and more for each rung of the ladder above the first."""
+    ladder, _kind, teams = _ladder(r)
+    share = tricks_total / max(active, 2)
+    side = 2 if c.call is not None and not c.call.demand else 1
+    goal = 0.5 if teams else side / max(active, 2)
+    base = tricks_total * (goal + BID_MARGIN) - (side - 1) * share
+    rung = ladder.index(c.level) if c.level in ladder else 0
+    return base * (1 + LEVEL_STEP * rung)
+
+
+_PLANS: dict = {}  # (rules, legal bids, tricks, seats in play) -> the bids in the order greedy tries them
+
+
+def _bid_plan(r, legal: tuple[int, ...], tricks_total, active: int) -> list[tuple]:
+    """The contracts bid by `legal`, in the order greedy tries them (the ladder's kind by worth, then the
+    lowest first; then the others, lowest first), each with its need and, for a contract played to lose
+    tricks, the most tricks its declarer may take (else None)."""
+    key = (r, legal, tricks_total, active)
+    plan = _PLANS.get(key)
+    if plan is None:
+        _ladder_levels, kind, _teams = _ladder(r)
+        bids = sorted((r.contracts[a - r.A_BID] for a in legal if r.A_BID <= a < r.A_TRUMP), key=lambda c: c.level)
+        same = sorted((c for c in bids if c.ranking == kind), key=lambda c: (-c.value, c.level))
+        if len(_PLANS) >= 4096:
+            _PLANS.clear()
+        plan = _PLANS[key] = [(c, _need(r, c, tricks_total, active), tricks_allowed(r, c))
+                              for c in same + [c for c in bids if c.ranking != kind]]
+    return plan
+
+
 class GreedyPolicy:
     """Greedy decisions over a seat's situation (`Seat`)."""
 
@@ -110,31 +142,23 @@ class GreedyPolicy:
         of another kind) is bid only as the lowest the hand supports."""
         r = s.rules
         unseen = r.deck.full_mask & ~s.seen
-        share = s.tricks_total / max(s.active, 2)
-        ladder, kind, teams = _ladder(r)
-        bids = sorted((r.contracts[a - r.A_BID] for a in legal if r.A_BID <= a < r.A_TRUMP), key=lambda c: c.level)
-
-        def need(c) -> float:
-            side = 2 if c.call is not None and not c.call.demand else 1
-            goal = 0.5 if teams else side / max(s.active, 2)
-            base = s.tricks_total * (goal + BID_MARGIN) - (side - 1) * share
-            rung = ladder.index(c.level) if c.level in ladder else 0
-            return base * (1 + LEVEL_STEP * rung)
-
-        def supports(c) -> bool:
-            allowed = tricks_allowed(r, c)
-            if allowed is None:
-                return contract_reaches(r, c, s.hand, unseen, s.talon, need(c))
-            return low_estimate(r, c, s.hand, unseen) <= allowed + LOW_SLACK
-
+        hand = s.hand
         # the most valuable supported bid of the ladder's kind (the lowest of equal worth), else the lowest
         # supported one of another kind: each tried in that order until one is supported
-        same = sorted((c for c in bids if c.ranking == kind), key=lambda c: (-c.value, c.level))
-        for c in same + [c for c in bids if c.ranking != kind]:
-            if supports(c):
+        for c, need, allowed in _bid_plan(r, tuple(legal), s.tricks_total, s.active):
+            if allowed is None:
+                if contract_reaches(r, c, hand, unseen, s.talon, need):
+                    return r.A_BID + c.index
+            elif low_estimate(r, c, hand, unseen) <= allowed + LOW_SLACK:
                 return r.A_BID + c.index
-        if r.A_HOLD in legal and s.high_bid is not None and supports(s.high_bid):
-            return r.A_HOLD
+        high = s.high_bid
+        if r.A_HOLD in legal and high is not None:
+            allowed = tricks_allowed(r, high)
+            if allowed is None:
+                if contract_reaches(r, high, hand, unseen, s.talon, _need(r, high, s.tricks_total, s.active)):
+                    return r.A_HOLD
+            elif low_estimate(r, high, hand, unseen) <= allowed + LOW_SLACK:
+                return r.A_HOLD
         return r.A_PASS if r.A_PASS in legal else self.rng.choice(legal)
 
     # -- exchange --------------------------------------------------------------------------------------
