@@ -122,17 +122,32 @@ def _picked_agree(a: State, seed: int) -> int:
         asked.append((seat, list(cards), list(trick)))
         return cards[int(rb() * len(cards))]
 
-    picked = 0
+    picked = _along(a, b, rb, lambda: b.play_tricks(pick), asked,
+                    lambda acts: (a.to_move, acts, world_trick(a)), seed)
+    assert b.legal_actions() == []
+    return picked
+
+
+def _along(a: State, b: State, rb, run, asked: list, shown, seed: int, cache: str = "") -> int:
+    """Play `b` with `run()` (a loop whose `pick` appends what it is offered to `asked`) wherever it plays,
+    random actions by the public loop elsewhere, and `a` along with it by the public loop: each choice asked for
+    is what `shown(legal)` makes of the public loop's list, and after each return both states are the same,
+    slot for slot (but the slot `cache`). The choices asked for."""
+    total = 0
+
+    def slots(s: State) -> dict:
+        return {k: v for k, v in _slots(s).items() if k != cache}
+
     while True:
-        b.play_tricks(pick)
-        picked += len(asked)
+        run()
+        total += len(asked)
         while len(a.history) < len(b.history):  # the same actions, by the public loop
             acts = a.legal_actions()
             if len(acts) > 1:
-                assert asked.pop(0) == (a.to_move, acts, world_trick(a)), (seed, a.rules.variant)
+                assert asked.pop(0) == shown(acts), (seed, a.rules.variant)
             a.apply(b.history[len(a.history)])
         assert asked == []
-        assert _slots(a) == _slots(b), (seed, a.rules.variant)
+        assert slots(a) == slots(b), (seed, a.rules.variant)
         if b.is_terminal:
             break
         acts = b.legal_actions()
@@ -140,8 +155,20 @@ def _picked_agree(a: State, seed: int) -> int:
         a.legal_actions()
         a.apply(x)
         b.apply(x)
-    assert b.result == a.result and b.legal_actions() == []
-    return picked
+    assert b.result == a.result
+    return total
+
+
+def _random_start(rules, seed: int, i: int, steps: int) -> State:
+    """Deal `seed` (dealer i mod the seats) after `steps` random legal actions (fewer if it ends first)."""
+    a = State(rules, seed=seed, dealer=i % rules.players)
+    r0 = random.Random(i)
+    for _ in range(steps):
+        if a.is_terminal:
+            break
+        acts = a.legal_actions()
+        a.apply(acts[int(r0.random() * len(acts))])
+    return a
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -151,14 +178,7 @@ def test_play_tricks_is_the_public_loop(variant):
     rules = load(variant)
     picked = 0
     for i in range(100):
-        a = State(rules, seed=7000 + i, dealer=i % rules.players)
-        r0 = random.Random(i)
-        for _ in range(i % 41):
-            if a.is_terminal:
-                break
-            acts = a.legal_actions()
-            a.apply(acts[int(r0.random() * len(acts))])
-        picked += _picked_agree(a, i)
+        picked += _picked_agree(_random_start(rules, 7000 + i, i, i % 41), i)
     assert picked > 100 * 5  # it played most of the cards, not a few
 
 
@@ -179,30 +199,7 @@ def _exchange_agree(a: State, seed: int) -> int:
         asked.append((seat, [c + r.A_DISCARD if c < r.A_DISCARD else c for c in opts]))
         return opts[int(rb() * len(opts))]
 
-    def same() -> bool:
-        return {k: v for k, v in _slots(a).items() if k != "ex_acts"} == \
-            {k: v for k, v in _slots(b).items() if k != "ex_acts"}
-
-    total = 0
-    while True:
-        b.play_exchange(pick)
-        total += len(asked)
-        while len(a.history) < len(b.history):
-            acts = a.legal_actions()
-            if len(acts) > 1:
-                assert asked.pop(0) == (a.to_move, acts), (seed, r.variant)
-            a.apply(b.history[len(a.history)])
-        assert asked == []
-        assert same(), (seed, r.variant)
-        if b.is_terminal:
-            break
-        acts = b.legal_actions()
-        x = acts[int(rb() * len(acts))]
-        a.legal_actions()
-        a.apply(x)
-        b.apply(x)
-    assert b.result == a.result
-    return total
+    return _along(a, b, rb, lambda: b.play_exchange(pick), asked, lambda acts: (a.to_move, acts), seed, "ex_acts")
 
 
 # the choices play_exchange was asked for in the deals below: none where the talon is empty (or laid away)
@@ -218,14 +215,7 @@ def test_play_exchange_is_the_public_loop(variant):
     rules = load(variant)
     asked = 0
     for i in range(100):
-        a = State(rules, seed=8000 + i, dealer=i % rules.players)
-        r0 = random.Random(i)
-        for _ in range(i % 23):
-            if a.is_terminal:
-                break
-            acts = a.legal_actions()
-            a.apply(acts[int(r0.random() * len(acts))])
-        asked += _exchange_agree(a, i)
+        asked += _exchange_agree(_random_start(rules, 8000 + i, i, i % 23), i)
     assert asked == EXCHANGE_CHOICES[variant], asked
 
 
