@@ -66,7 +66,7 @@ def _bid_plan(r, legal: tuple[int, ...], tricks_total, active: int) -> list[tupl
     key = (r, legal, tricks_total, active)
     plan = _PLANS.get(key)
     if plan is None:
-        _ladder_levels, kind, _teams = _ladder(r)
+        kind = _ladder(r)[1]
         bids = sorted((r.contracts[a - r.A_BID] for a in legal if r.A_BID <= a < r.A_TRUMP), key=lambda c: c.level)
         same = sorted((c for c in bids if c.ranking == kind), key=lambda c: (-c.value, c.level))
         if len(_PLANS) >= 4096:
@@ -74,6 +74,14 @@ def _bid_plan(r, legal: tuple[int, ...], tricks_total, active: int) -> list[tupl
         plan = _PLANS[key] = [(c, _need(r, c, tricks_total, active), tricks_allowed(r, c))
                               for c in same + [c for c in bids if c.ranking != kind]]
     return plan
+
+
+def _supports(r, c, need: float, allowed: int | None, hand: int, unseen: int, talon: int) -> bool:
+    """Whether the hand supports a bid of `c`: its tricks reach `need`, or for a contract played to lose tricks
+    (`allowed`: the most its declarer may take), it can keep to them."""
+    if allowed is None:
+        return contract_reaches(r, c, hand, unseen, talon, need)
+    return low_estimate(r, c, hand, unseen) <= allowed + LOW_SLACK
 
 
 class GreedyPolicy:
@@ -146,19 +154,12 @@ class GreedyPolicy:
         # the most valuable supported bid of the ladder's kind (the lowest of equal worth), else the lowest
         # supported one of another kind: each tried in that order until one is supported
         for c, need, allowed in _bid_plan(r, tuple(legal), s.tricks_total, s.active):
-            if allowed is None:
-                if contract_reaches(r, c, hand, unseen, s.talon, need):
-                    return r.A_BID + c.index
-            elif low_estimate(r, c, hand, unseen) <= allowed + LOW_SLACK:
+            if _supports(r, c, need, allowed, hand, unseen, s.talon):
                 return r.A_BID + c.index
         high = s.high_bid
-        if r.A_HOLD in legal and high is not None:
-            allowed = tricks_allowed(r, high)
-            if allowed is None:
-                if contract_reaches(r, high, hand, unseen, s.talon, _need(r, high, s.tricks_total, s.active)):
-                    return r.A_HOLD
-            elif low_estimate(r, high, hand, unseen) <= allowed + LOW_SLACK:
-                return r.A_HOLD
+        if r.A_HOLD in legal and high is not None and _supports(
+                r, high, _need(r, high, s.tricks_total, s.active), tricks_allowed(r, high), hand, unseen, s.talon):
+            return r.A_HOLD
         return r.A_PASS if r.A_PASS in legal else self.rng.choice(legal)
 
     # -- exchange --------------------------------------------------------------------------------------
@@ -214,6 +215,7 @@ def discard_card(r, seat: int, declarer: int | None, contract, trump, hand: int,
     if draw:
         return -1
     return min(set(t.bits(may)), key=t.keep.__getitem__)  # of a set built in the order ties always fell in
+
 
 def card(t: Tables, seat: int, declarer: int | None, partner: int | None, hidden: bool, unseen: int,
          trick: list[tuple[int, int]], active: int, cards: list[int]) -> int:
@@ -308,17 +310,21 @@ def trick_picker(state) -> Callable[[int, list[int], list[tuple[int, int]], int]
     return pick
 
 
-def exchange_picker(state) -> Callable[[int, int, bool, bool], int]:
+def exchange_picker(state, unseen: Callable[[int], int] | None = None) -> Callable[[int, int, bool, bool], int]:
     """Greedy's choice in an exchange for `state.play_exchange(pick)`: from the cards the exchanger may discard
     and whether he may draw, the card to discard or the draw that `GreedyPlayer.act` takes from the seat's
-    facts (`engine.view.seat_facts`), read from the state's masks (greedy never cedes its turn)."""
+    facts (`engine.view.seat_facts`), read from the state's masks (greedy never cedes its turn). `unseen(seat)`
+    gives the cards whose places the seat does not know (by default all but those its view shows)."""
     r = state.rules
     full, draw_a = r.deck.full_mask, r.A_DRAW
+    if unseen is None:
+        def unseen(seat: int) -> int:
+            return full & ~seen_cards(state, seat)
 
     def pick(seat: int, may: int, draw: bool, cede: bool) -> int:
         declarer = state.declarer
         c = discard_card(r, seat, declarer if declarer >= 0 else None, state.contract, state.trump,
-                         state.hands[seat], full & ~seen_cards(state, seat), may, draw)
+                         state.hands[seat], unseen(seat), may, draw)
         return draw_a if c < 0 else c
 
     return pick

@@ -9,7 +9,7 @@ import time
 from ..engine import DONE
 from ..engine.phases import EXCHANGE, PLAY
 from .estimate import played_tables, tricks_allowed
-from .greedy import GreedyPolicy, card, discard, discard_card, duck, is_exchange
+from .greedy import GreedyPolicy, card, discard, duck, exchange_picker, is_exchange
 from .sample import Knowledge, sample
 from .seat import from_state, from_view, played_cards, world_partner, world_trick
 
@@ -45,21 +45,12 @@ def playout(world, policy: GreedyPolicy) -> None:
 
 
 def _exchanger(world):
-    """Greedy's exchange for `world.play_exchange`: its discard or draw, from the world's masks (a lone draw
-    is the engine's; greedy never cedes)."""
-    r = world.rules
-    full, draw_a = r.deck.full_mask, r.A_DRAW
+    """Greedy's exchange for `world.play_exchange`, each seat knowing the places of its own cards and discards
+    and of the cards played (none yet while the exchange goes on)."""
+    full = world.rules.deck.full_mask
     hands, discards = world.hands, world.discards
-    declarer = world.declarer if world.declarer >= 0 else None
-    played = played_cards(world)  # no card is played while the exchange goes on
-
-    def pick(seat: int, may: int, draw: bool, cede: bool) -> int:
-        hand = hands[seat]
-        c = discard_card(r, seat, declarer, world.contract, world.trump, hand,
-                         full & ~(hand | discards[seat] | played), may, draw)
-        return draw_a if c < 0 else c
-
-    return pick
+    played = played_cards(world)
+    return exchange_picker(world, lambda seat: full & ~(hands[seat] | discards[seat] | played))
 
 
 def _play(world, policy: GreedyPolicy) -> None:
