@@ -1,6 +1,8 @@
-"""How `ombre simulate` scales, side by side in one run: deals/s with --jobs 1 and --jobs K, on a Dask cluster
-of K one-thread local workers (started here, warmed by a short run, then used by its address), with
---dask local:K (the run starts its own cluster), and deals/s and peak memory against --deals.
+"""How `ombre simulate` scales, side by side in one run: deals/s with --jobs 1; with K independent --jobs 1
+processes at once, each playing 1/K of the deals (their rates summed: what the machine gives K processes that share
+nothing, the ceiling of the modes that follow); with --jobs K; on a Dask cluster of K one-thread local workers
+(started here with the settings --dask local:K uses, warmed by a short run, then used by its address); with --dask
+local:K (the run starts its own cluster); and deals/s and peak memory against --deals.
 
     python examples/sim_scaling.py [--variant ombre] [--deals 2000] [--players greedy] [--jobs 2]
         [--rounds 3] [--sizes 100,1000,10000,100000] [--size-players random] [--size-jobs 1] [--no-dask]
@@ -30,13 +32,18 @@ import time
 RATE = re.compile(r"(\d+) deals in ([\d.]+)s = ([\d.]+) deals/s")
 
 
-def simulate(variant: str, deals: int, players: str, extra: list[str]) -> dict:
-    """One `ombre simulate` process: its printed rate, its wall time and its peak resident memory."""
+def start(variant: str, deals: int, players: str, extra: list[str]) -> tuple:
+    """An `ombre simulate` process started, for `finish`."""
     cmd = [sys.executable, "-m", "ombre_rules", "simulate", variant, "--deals", str(deals), "--players", players,
            "--seed", "1", "-q", *extra]
-    with tempfile.TemporaryFile("w+") as out:
-        t0 = time.perf_counter()
-        p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.DEVNULL)
+    out = tempfile.TemporaryFile("w+")
+    return cmd, out, time.perf_counter(), subprocess.Popen(cmd, stdout=out, stderr=subprocess.DEVNULL)
+
+
+def finish(job: tuple) -> dict:
+    """A started process waited for: its printed rate, its wall time, its CPU time and peak resident memory."""
+    cmd, out, t0, p = job
+    with out:
         _pid, status, usage = os.wait4(p.pid, 0)
         wall = time.perf_counter() - t0
         p.returncode = os.waitstatus_to_exitcode(status)
@@ -49,6 +56,19 @@ def simulate(variant: str, deals: int, players: str, extra: list[str]) -> dict:
             "cpu": usage.ru_utime + usage.ru_stime, "max_rss_mb": usage.ru_maxrss / 1024}
 
 
+def simulate(variant: str, deals: int, players: str, extra: list[str]) -> dict:
+    """One `ombre simulate` process, waited for (see `finish`)."""
+    return finish(start(variant, deals, players, extra))
+
+
+def side_by_side(variant: str, deals: int, players: str, k: int) -> dict:
+    """K independent `--jobs 1` processes at once, each playing deals/K: what this machine gives K processes that
+    share nothing (the ceiling of --jobs K here). The rates are summed; the wall time is the longest."""
+    runs = [finish(j) for j in [start(variant, deals // k, players, ["--jobs", "1"]) for _ in range(k)]]
+    return {"deals_per_s": sum(r["deals_per_s"] for r in runs), "wall": max(r["wall"] for r in runs),
+            "cpu": sum(r["cpu"] for r in runs)}
+
+
 def load() -> str:
     """The load average, printed beside each figure."""
     one, five, fifteen = os.getloadavg()
@@ -59,11 +79,13 @@ def best(runs: list[dict]) -> dict:
     return max(runs, key=lambda r: r["deals_per_s"])
 
 
-def scaling(a, modes: dict[str, list[str]]) -> None:
+def scaling(a, modes: dict[str, list[str] | None]) -> None:
+    """Each mode (its extra arguments, or None for `side_by_side`) once a round, in turn; each one's best round."""
     runs: dict[str, list[dict]] = {m: [] for m in modes}
     for i in range(a.rounds):
         for m, extra in modes.items():
-            runs[m].append(simulate(a.variant, a.deals, a.players, extra))
+            runs[m].append(side_by_side(a.variant, a.deals, a.players, a.jobs) if extra is None else
+                           simulate(a.variant, a.deals, a.players, extra))
         print(f"round {i + 1}: " + ", ".join(f"{m} {runs[m][-1]['deals_per_s']:.1f}" for m in modes) +
               f" deals/s ({load()})", flush=True)
     one = best(runs["--jobs 1"])
@@ -97,15 +119,20 @@ def main() -> None:
     ap.add_argument("--size-jobs", type=int, default=1)
     ap.add_argument("--no-dask", action="store_true", help="leave out the two Dask modes")
     a = ap.parse_args()
-    modes = {"--jobs 1": ["--jobs", "1"], f"--jobs {a.jobs}": ["--jobs", str(a.jobs)]}
+    modes: dict[str, list[str] | None] = {"--jobs 1": ["--jobs", "1"], f"{a.jobs} x --jobs 1 at once": None,
+                                          f"--jobs {a.jobs}": ["--jobs", str(a.jobs)]}
     if not a.rounds:
         pass
     elif a.no_dask:
         scaling(a, modes)
     else:
+        import dask
         from distributed import LocalCluster
 
-        with LocalCluster(n_workers=a.jobs, threads_per_worker=1, processes=True, dashboard_address=None) as c:
+        from ombre_rules.sim.runner import LEAN_DASK
+
+        with dask.config.set(LEAN_DASK), \
+                LocalCluster(n_workers=a.jobs, threads_per_worker=1, processes=True, dashboard_address=None) as c:
             simulate(a.variant, 4 * a.jobs, a.players, ["--dask", c.scheduler_address])  # rules loaded by every worker
             modes[f"--dask ({a.jobs} workers)"] = ["--dask", c.scheduler_address]
             modes[f"--dask local:{a.jobs}"] = ["--dask", f"local:{a.jobs}"]

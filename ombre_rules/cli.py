@@ -222,24 +222,27 @@ def cmd_simulate(args) -> int:
     tally = Tally(rules.players)
     t0 = time.perf_counter()
     started = [t0]  # when the workers were up: the play's clock starts there
+    last = [t0]  # and stops when the last line has been passed on (the workers' shutdown is timed apart)
 
     def ready() -> None:
-        started[0] = time.perf_counter()
+        started[0] = last[0] = time.perf_counter()
 
     with open_output(args.out) if args.out else contextlib.nullcontext() as out:
         def sink(line: dict) -> None:
             if out is not None:
                 out.write(json.dumps(line, separators=(",", ":")) + "\n")
             tally.add(line)
+            last[0] = time.perf_counter()
 
         done, stopped = collect(run(args.variant, opts, names, args.seed, args.deals, args.jobs, args.dask,
                                     ready=ready), args.deals, rules.variant, sink, args.quiet)
     info = sys.stderr if args.out == "-" else sys.stdout
-    dt = time.perf_counter() - started[0]
-    setup = started[0] - t0
+    dt = last[0] - started[0]
+    setup, teardown = started[0] - t0, time.perf_counter() - last[0]
     print(f"{rules.variant}: {done} deals in {dt:.2f}s = {done / max(dt, 1e-9):.1f} deals/s "
           f"(players {','.join(names)}, seed {args.seed}"
-          + (f"; the workers started in {setup:.2f}s before it" if setup >= 0.005 else "") + ")"
+          + (f"; set up in {setup:.2f}s before it" if setup >= 0.005 else "")
+          + (f"; shut down in {teardown:.2f}s after it" if teardown >= 0.005 else "") + ")"
           + ("; interrupted" if stopped else ""), file=info)
     if done:
         print("contracts: " + ", ".join(f"{c} {k}" for c, k in tally.contracts.most_common()), file=info)

@@ -96,3 +96,16 @@ def make_player(name: str, seed: int | None = None, rules=None) -> Player:
         pass
     raise OmbreError(f"bad budget in {quoted(name)} (expected pimc:N play-outs, 0 < N <= {MAX_ROLLOUTS}, or "
                      f"pimc:Xs seconds, 0 < X <= {MAX_SECONDS:g})")
+
+
+def prepare(names, rules) -> None:
+    """Make the named players (an unknown name fails here) and let each kind learn now what it learns once per
+    variant (its class's `prepare(rules)`, if it has one): a run does this before its clock starts and before
+    its worker processes are forked, so that they inherit it and no deal pays for it."""
+    done = set()
+    for nm in names:
+        p = make_player(nm, 0, rules)
+        prep = getattr(p, "prepare", None)
+        if prep is not None and type(p) not in done:
+            done.add(type(p))
+            prep(rules)

@@ -1,4 +1,6 @@
 """greedy and the contracts its declarer wins by taking few tricks (nolos, an all-pass contrabola)."""
+import pytest
+
 from ombre_rules import State, load
 from ombre_rules.bots.estimate import tricks_allowed
 from ombre_rules.bots.greedy import GreedyPlayer
@@ -49,3 +51,24 @@ def test_greedy_bids_the_all_pass_contrabola_on_a_weak_hand_and_plays_under():
         s.apply(a)
     # he never had to win a trick, so he followed to all nine and won the contrabola
     assert checked == 9 and s.result.tricks[0] == 0 and s.result.outcome == "sacada"
+
+
+def test_prepare_learns_every_aim_before_the_first_deal(monkeypatch):
+    from ombre_rules.bots import estimate
+    from ombre_rules.errors import OmbreError
+    from ombre_rules.players import prepare
+    from ombre_rules.sim.runner import play_deal
+
+    monkeypatch.setattr(estimate, "_AIMS", {})
+    monkeypatch.setattr(estimate, "_AIM_OF", {})
+    dk = load("danish-lhombre")
+    prepare(["random", "greedy", "pimc:10"], dk)
+    assert {c.name: estimate._AIMS[c] for c in dk.contracts} == {
+        "simple": None, "spade": None, "tourne": None, "simple_nolo": 0, "solo": None, "spade_solo": None,
+        "pure_nolo": 0, "nolo_ouvert": 0, "grand_tourne": None}
+    probes = []
+    monkeypatch.setattr(estimate, "_probe_aim", lambda *a: probes.append(a))
+    assert [play_deal(dk, ["greedy"] * 3, 5, i)["actions"] > 0 for i in range(3)] == [True] * 3
+    assert probes == []  # the deals asked only for what was learnt
+    with pytest.raises(OmbreError, match=r"^unknown player 'greedie' \(did you mean 'greedy'\?\)"):
+        prepare(["greedy", "greedie"], dk)

@@ -341,6 +341,13 @@ class GreedyPlayer:
         self.rules = rules
         self.policy = GreedyPolicy(seed=seed)
 
+    @staticmethod
+    def prepare(rules) -> None:
+        """Learn at once what greedy learns once per variant (each contract's aim, `tricks_allowed`, from random
+        deals), so that it is not paid in a deal; the decisions are the same as when it is learnt on the way."""
+        for c in rules.contracts:
+            tricks_allowed(rules, c)
+
     # a table of greedy players plays its plain tricks in the engine's loop (`State.play_tricks`) with this,
     # and takes its exchanges' choices from the state's masks with the other
     trick_picker = staticmethod(trick_picker)

@@ -9,7 +9,7 @@ import time
 from ..engine import DONE
 from ..engine.phases import EXCHANGE, PLAY
 from .estimate import played_tables, tricks_allowed
-from .greedy import GreedyPolicy, card, discard, duck, exchange_picker, is_exchange
+from .greedy import GreedyPlayer, GreedyPolicy, card, discard, duck, exchange_picker, is_exchange
 from .sample import Knowledge, sample
 from .seat import from_state, from_view, played_cards, world_partner, world_trick
 
@@ -103,6 +103,7 @@ class PimcPlayer:
     name = "pimc"
     view_actions = True
     forced_unseen = True  # one legal action is taken without a view
+    prepare = staticmethod(GreedyPlayer.prepare)  # its play-outs play greedy
 
     def __init__(self, seed: int | None = None, rules=None, rollouts: int = DEFAULT_ROLLOUTS,
                  seconds: float | None = None, greedy_auction: bool = False, sampler=sample,

@@ -19,7 +19,7 @@ from typing import Any
 from ..engine import DONE, State
 from ..engine.phases import EXCHANGE, PLAY
 from ..errors import OmbreError
-from ..players import act, make_player
+from ..players import act, make_player, prepare
 from ..ruleset import Ruleset, load
 from ..solve.analysis import deal_loss
 
@@ -140,11 +140,16 @@ def play_chunk(variant: str, options: dict, names: list[str], seed: int, first: 
     return [play_deal(rules, names, seed, i, double_dummy) for i in range(first, first + count)]
 
 
-def _worker_start(variant: str, options: dict) -> None:
-    """A local worker's start: Ctrl-C is the parent's to handle; the rules are loaded once, before any chunk
-    (with the fork start method they come loaded from the parent)."""
+def _prepared(variant: str, options: dict, names: list[str]) -> None:
+    """The rules loaded and the players prepared (`players.prepare`) in this process, once, before any chunk."""
+    prepare(names, _rules(variant, options))
+
+
+def _worker_start(variant: str, options: dict, names: list[str]) -> None:
+    """A local worker's start: Ctrl-C is the parent's to handle; the rules loaded and the players prepared
+    (with the fork start method they come so from the parent)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _rules(variant, options)
+    _prepared(variant, options, names)
 
 
 def _worker_ready(pause: float) -> None:
@@ -163,7 +168,7 @@ LEAST_SECONDS = {"processes": 0.005, "dask": 0.05}
 
 
 def chunk_size(left: int, workers: int, least: int = 1, most: int = MAX_CHUNK) -> int:
-    """The deals of the next chunk with `left` deals still to send: a quarter of a worker's share of them (guided
+    """The deals of the next chunk with `left` deals still to send: half a worker's share of them (guided
     scheduling: chunks shrink towards the end, so that every worker is busy until the last deal), but at least
     `least` and at most `most` (and never more than are left).
 
@@ -172,9 +177,9 @@ def chunk_size(left: int, workers: int, least: int = 1, most: int = MAX_CHUNK) -
     ...     sizes.append(chunk_size(left, 2))
     ...     left -= sizes[-1]
     >>> sizes
-    [5, 4, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
+    [10, 7, 5, 4, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1]
     """
-    return min(left, max(least, min(most, left // (4 * workers))))
+    return min(left, max(least, min(most, left // (2 * workers))))
 
 
 class Pacer:
@@ -250,8 +255,9 @@ def run(variant: str, options: dict, names: list[str], seed: int, deals: int, jo
     rules = _rules(variant, options)
     if len(names) != rules.players:
         raise OmbreError(f"--players names {len(names)} players; {rules.variant} has {rules.players} seats")
-    for nm in set(names):
-        make_player(nm, 0, rules)  # unknown names fail here, before any work starts
+    # unknown names fail here, before any work starts; what the players learn once per variant is learnt
+    # here too, before the clock starts and before local workers are forked (they inherit it)
+    prepare(names, rules)
     if dask is not None:
         yield from _run_dask(variant, options, names, seed, deals, dask, double_dummy, ready)
         return
@@ -263,7 +269,7 @@ def run(variant: str, options: dict, names: list[str], seed: int, deals: int, jo
         return
     from concurrent.futures import ProcessPoolExecutor
 
-    ex = ProcessPoolExecutor(jobs, initializer=_worker_start, initargs=(variant, options))
+    ex = ProcessPoolExecutor(jobs, initializer=_worker_start, initargs=(variant, options, names))
     try:
         # every worker started and its rules loaded before the play begins (a worker starts at its first task)
         for f in [ex.submit(_worker_ready, 0.05) for _ in range(jobs)]:
@@ -285,6 +291,11 @@ def run(variant: str, options: dict, names: list[str], seed: int, deals: int, jo
 
 LOCAL = "local:"
 MAX_LOCAL_WORKERS = 256  # N of --dask local:N
+# a local cluster's settings, so that its processes spend little beside the play: no sampling profiler in the
+# workers (every 10 ms it takes the interpreter's lock from the play to read its stack) and slower housekeeping
+# timers (the event loops' tick, the system and memory monitors)
+LEAN_DASK = {"distributed.worker.profile.enabled": False, "distributed.admin.tick.interval": "1s",
+             "distributed.admin.system-monitor.interval": "5s", "distributed.worker.memory.monitor-interval": "1s"}
 
 
 @contextmanager
@@ -304,7 +315,7 @@ def _client(address: str) -> Iterator[Any]:
                                  f"0 < N <= {MAX_LOCAL_WORKERS})")
             # forked workers start at once, with the rules this process has loaded (spawned ones import and load)
             forked = "fork" in multiprocessing.get_all_start_methods()
-            stack.enter_context(dask.config.set({"distributed.worker.multiprocessing-method":
+            stack.enter_context(dask.config.set({**LEAN_DASK, "distributed.worker.multiprocessing-method":
                                                  "fork" if forked else "spawn"}))
             scheduler = stack.enter_context(LocalCluster(n_workers=int(n), threads_per_worker=1, processes=True,
                                                          dashboard_address=None))
@@ -319,7 +330,7 @@ def _run_dask(variant: str, options: dict, names: list[str], seed: int, deals: i
               double_dummy: bool = False, ready: Callable[[], None] | None = None) -> Iterator[dict]:
     with _client(address) as client:
         workers = max(1, sum(client.nthreads().values()))
-        client.run(_rules, variant, options)  # the rules loaded on every worker before the play begins
+        client.run(_prepared, variant, options, names)  # rules and players ready on every worker before the play
         if ready is not None:
             ready()
 
