@@ -7,6 +7,7 @@ import re
 import signal
 import statistics
 from concurrent.futures import Future
+from itertools import islice
 
 import pytest
 
@@ -313,6 +314,14 @@ def test_the_pacer_sizes_chunks_by_the_play_time_reported():
         want.append(min(left, max(12, min(50, left // 4))))
         left -= want[-1]
     assert sizes[3:] == want and want[:3] == [50, 50, 50] and want[-2:] == [12, 9]
+
+
+def test_the_first_chunks_are_at_most_half_a_workers_share():
+    from ombre_rules.sim.runner import FIRST_DASK_CHUNK
+
+    assert [c for _f, c in islice(Pacer(2000, 2, 0.05, FIRST_DASK_CHUNK).parts(), 3)] == [16, 16, 16]
+    assert [c for _f, c in Pacer(40, 2, 0.05, FIRST_DASK_CHUNK).parts()] == [10, 7, 5, 4, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1]
+    assert [c for _f, c in Pacer(6, 2, 0.005).parts()] == [1] * 6
 
 
 def test_the_pacer_keeps_chunks_of_cheap_deals_at_most_max_chunk():

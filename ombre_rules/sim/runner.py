@@ -161,6 +161,7 @@ def _worker_ready(pause: float) -> None:
 MAX_CHUNK = 250  # deals of one chunk at most: its lines travel back together
 WINDOW = 3  # chunks in flight per worker: the one it plays and two queued behind it
 FIRST_CHUNK = 4  # deals of each chunk sent out before any has come back (the pace is not known yet)
+FIRST_DASK_CHUNK = 16  # the same on Dask, whose task costs milliseconds (never more than half a worker's share)
 TASK_SECONDS = 0.2  # the play a chunk is sized to, once the pace is known
 # the shortest play a chunk near the end is given, against each backend's cost of a task (a Dask task costs
 # milliseconds on a small machine: its chunks must be longer for that cost to stay a few per cent)
@@ -186,12 +187,14 @@ class Pacer:
     """The chunks of a run, sized by the play time the workers report: each chunk about TASK_SECONDS of play
     (MAX_CHUNK deals at most), shrinking towards the end but no shorter than `least_seconds`, so that a
     backend's cost per task stays small against the play whatever a deal costs (a random deal takes tens of
-    microseconds, a Monte-Carlo one seconds). Until a chunk has come back the chunks are FIRST_CHUNK deals."""
+    microseconds, a Monte-Carlo one seconds). Until a chunk has come back the chunks are `first` deals (but
+    half a worker's share at most)."""
 
-    def __init__(self, deals: int, workers: int, least_seconds: float) -> None:
+    def __init__(self, deals: int, workers: int, least_seconds: float, first: int = FIRST_CHUNK) -> None:
         self.deals = deals
         self.workers = workers
         self.least_seconds = least_seconds
+        self.first = first
         self.played = 0  # deals of the chunks that came back, and the seconds their play took
         self.seconds = 0.0
         self.sizes: list[int] = []  # every chunk sent, in order
@@ -210,7 +213,7 @@ class Pacer:
                 most = max(1, min(MAX_CHUNK, int(TASK_SECONDS / per)))
                 least = max(1, min(most, int(self.least_seconds / per)))
             else:
-                most = least = FIRST_CHUNK
+                most, least = self.first, 1
             count = chunk_size(self.deals - first, self.workers, least, most)
             self.sizes.append(count)
             yield first, count
@@ -334,7 +337,7 @@ def _run_dask(variant: str, options: dict, names: list[str], seed: int, deals: i
         if ready is not None:
             ready()
 
-        pacer = Pacer(deals, workers, LEAST_SECONDS["dask"])
+        pacer = Pacer(deals, workers, LEAST_SECONDS["dask"], FIRST_DASK_CHUNK)
 
         def submit(first: int, count: int):
             return client.submit(timed_chunk, variant, options, names, seed, first, count, double_dummy,
