@@ -17,13 +17,13 @@ class RandomPlayer:
     """Uniform over the legal actions, from its own seeded generator."""
 
     name = "random"
-    view_actions = False
+    view_actions = None  # it sees nothing: no view is built for it
     forced_unseen = False  # its generator is drawn from even when one action is legal
 
     def __init__(self, seed: int | None = None, rules=None) -> None:
         self.rng = random.Random(seed)
 
-    def act(self, view: dict, legal: list[int]) -> int:
+    def act(self, view: dict | None, legal: list[int]) -> int:
         return self.rng.choice(legal)
 
 
@@ -36,8 +36,11 @@ HELP = ("random (uniform over legal actions), greedy (cheap tricks, hand evaluat
 
 def observe(player: Player, state, seat: int):
     """What `player` is shown of `seat`: its view (with or without the action list, as `view_actions` says),
-    or, for a player whose `view_actions` is "facts", the same view's facts as card masks (`engine.view.Seat`)."""
+    or, for a player whose `view_actions` is "facts", the same view's facts as card masks (`engine.view.Seat`),
+    or nothing (None) for a player whose `view_actions` is None, one that chooses without looking."""
     wants = getattr(player, "view_actions", True)
+    if wants is None:
+        return None
     if wants == "facts":
         return seat_facts(state, seat)
     return state.view(seat, wants)

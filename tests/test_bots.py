@@ -380,3 +380,18 @@ def test_greedy_card_is_its_rule_in_words(monkeypatch, variant):
     for i in range(60):
         play_deal(r, ["greedy"] * r.players, 21, i)
     assert (len(asked), max(asked)) == CARDS_ASKED[variant]
+
+
+def test_a_random_player_is_shown_nothing(monkeypatch):
+    from ombre_rules.players import observe
+    from ombre_rules.sim.runner import play_deal
+
+    r = load("ombre")
+    free = [play_deal(r, ["random"] * 3, 4, i) for i in range(3)]
+    assert observe(make_player("random", 1, r), State(r, seed=1), 0) is None
+
+    def no_view(*a, **k):
+        raise AssertionError("a view was built")
+
+    monkeypatch.setattr(State, "view", no_view)
+    assert [play_deal(r, ["random"] * 3, 4, i) for i in range(3)] == free  # the same deals, no view built
