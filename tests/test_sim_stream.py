@@ -276,6 +276,21 @@ def test_dask_local_form(capsys):
     assert there == here and events == ["ready"] + ["line"] * 30
 
 
+def _settings(keys):
+    import dask
+
+    return [dask.config.get(k) for k in keys]
+
+
+def test_local_dask_workers_run_without_the_profiler():
+    pytest.importorskip("distributed")
+    keys = sorted(runner.LEAN_DASK)
+    with runner._client("local:1") as client:
+        seen = list(client.run(_settings, keys).values())
+    # the system monitor, the tick, the memory monitor, the profiler: as LEAN_DASK sets them, in the worker
+    assert seen == [["5s", "1s", "1s", False]]
+
+
 def test_one_process_is_ready_before_its_first_deal():
     events = []
     lines = runner.run("ombre-a-dos", {}, ["random"] * 2, 1, 3, ready=lambda: events.append("ready"))
