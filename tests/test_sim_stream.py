@@ -16,8 +16,11 @@ from ombre_rules.cli import main
 from ombre_rules.sim import runner
 from ombre_rules.sim.coverage import Coverage, coverage
 from ombre_rules.sim.paired import differences
-from ombre_rules.sim.runner import FIRST_CHUNK, MAX_CHUNK, WINDOW, Pacer, collect, ordered, play_chunk
+from ombre_rules.sim.runner import PACES, WINDOW, Pacer, collect, ordered, play_chunk
 from ombre_rules.sim.stats import Metrics, Moments, by_player, metrics, per_deal, win_score
+
+PROC, DASK = PACES["processes"], PACES["dask"]
+FIRST_CHUNK = PROC.first
 
 CB = "ombre(all_pass=contrabola)"
 
@@ -258,12 +261,12 @@ def test_run_on_processes_bounds_the_chunks_in_flight(monkeypatch):
 
 def test_chunks_shrink_towards_the_end():
     for deals, workers in ((1, 1), (7, 3), (2000, 2), (100_000, 4)):
-        pacer = Pacer(deals, workers, 0.0)
-        pacer.took((0.0, [{}] * 10))  # deals that cost nothing: MAX_CHUNK at most, and no least beyond one deal
+        pacer = Pacer(deals, workers, PROC._replace(least_seconds=0.0))
+        pacer.took((0.0, [{}] * 10))  # deals that cost nothing: PROC.most at most, and no least beyond one deal
         parts = list(pacer.parts())
         assert [f for f, _c in parts] == [sum(c for _f, c in parts[:i]) for i in range(len(parts))]
         sizes = [c for _f, c in parts]
-        assert sum(sizes) == deals and max(sizes) <= MAX_CHUNK and sizes == sorted(sizes, reverse=True)
+        assert sum(sizes) == deals and max(sizes) <= PROC.most and sizes == sorted(sizes, reverse=True)
         assert sizes[-2 * workers + 1:] == [1] * min(len(sizes), 2 * workers - 1)
 
 
@@ -314,7 +317,7 @@ def test_simulate_says_how_long_it_took_to_set_up(capsys):
 
 
 def test_the_pacer_sizes_chunks_by_the_play_time_reported():
-    p = Pacer(2000, 2, 0.05)
+    p = Pacer(2000, 2, PROC._replace(least_seconds=0.05))
     parts = p.parts()
     first = [next(parts) for _ in range(3)]
     assert first == [(0, FIRST_CHUNK), (FIRST_CHUNK, FIRST_CHUNK), (2 * FIRST_CHUNK, FIRST_CHUNK)]
@@ -332,17 +335,30 @@ def test_the_pacer_sizes_chunks_by_the_play_time_reported():
 
 
 def test_the_first_chunks_are_at_most_half_a_workers_share():
-    from ombre_rules.sim.runner import FIRST_DASK_CHUNK
-
-    assert [c for _f, c in islice(Pacer(2000, 2, 0.05, FIRST_DASK_CHUNK).parts(), 3)] == [16, 16, 16]
-    assert [c for _f, c in Pacer(40, 2, 0.05, FIRST_DASK_CHUNK).parts()] == [10, 7, 5, 4, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1]
-    assert [c for _f, c in Pacer(6, 2, 0.005).parts()] == [1] * 6
+    assert [c for _f, c in islice(Pacer(2000, 2, DASK).parts(), 3)] == [16, 16, 16]
+    assert [c for _f, c in Pacer(40, 2, DASK).parts()] == [10, 7, 5, 4, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1]
+    assert [c for _f, c in Pacer(6, 2, PROC).parts()] == [1] * 6
 
 
 def test_the_pacer_keeps_chunks_of_cheap_deals_at_most_max_chunk():
-    p = Pacer(3000, 2, 0.05)
+    p = Pacer(3000, 2, PROC._replace(least_seconds=0.05))
     parts = p.parts()
     head = next(parts)
     p.took((0.001, [{}] * 100))  # 10 microseconds a deal
     sizes = [head[1]] + [c for _f, c in parts]
-    assert sizes == [FIRST_CHUNK] + [MAX_CHUNK] * 11 + [3000 - FIRST_CHUNK - 11 * MAX_CHUNK]
+    assert sizes == [FIRST_CHUNK] + [250] * 11 + [3000 - FIRST_CHUNK - 11 * 250]
+
+
+def test_dask_chunks_are_longer_than_local_ones():
+    # 0.5 ms a deal: a chunk of one second of play on Dask (2000 deals, 1000 at most), of 0.2 s locally (400,
+    # 250 at most); near the end no shorter than 0.15 s (300 deals) on Dask, 5 ms (10 deals) locally
+    sizes = {}
+    for name, pace in PACES.items():
+        p = Pacer(20_000, 2, pace)
+        parts = p.parts()
+        head = next(parts)
+        p.took((0.05, [{}] * 100))
+        sizes[name] = [head[1]] + [c for _f, c in parts]
+    assert sizes["dask"] == [16] + [1000] * 16 + [996, 747, 560, 420, 315, 300, 300, 300, 46]
+    assert sizes["processes"] == [4] + [250] * 76 + [249, 186, 140, 105, 79, 59, 44, 33, 25, 19, 14, 10, 10, 10, 10, 3]
+    assert sum(sizes["dask"]) == sum(sizes["processes"]) == 20_000

@@ -14,7 +14,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, closing, contextmanager
 from itertools import islice
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..engine import DONE, State
 from ..engine.phases import EXCHANGE, PLAY
@@ -158,14 +158,22 @@ def _worker_ready(pause: float) -> None:
     time.sleep(pause)
 
 
-MAX_CHUNK = 250  # deals of one chunk at most: its lines travel back together
 WINDOW = 3  # chunks in flight per worker: the one it plays and two queued behind it
-FIRST_CHUNK = 4  # deals of each chunk sent out before any has come back (the pace is not known yet)
-FIRST_DASK_CHUNK = 16  # the same on Dask, whose task costs milliseconds (never more than half a worker's share)
-TASK_SECONDS = 0.2  # the play a chunk is sized to, once the pace is known
-# the shortest play a chunk near the end is given, against each backend's cost of a task (a Dask task costs
-# milliseconds on a small machine: its chunks must be longer for that cost to stay a few per cent)
-LEAST_SECONDS = {"processes": 0.005, "dask": 0.05}
+
+
+class Pace(NamedTuple):
+    """How a backend's chunks are sized, against what one of its tasks costs beside the play."""
+    first: int  # deals of each chunk sent out before any has come back (the pace is not known yet)
+    seconds: float  # the play a chunk is sized to, once the pace is known
+    least_seconds: float  # the shortest play a chunk near the end is given
+    most: int  # deals of one chunk at most: its lines travel back together
+
+
+# a local process's task costs about a millisecond; a Dask task several (in the scheduler, the client and the
+# worker, on the same cores as the play on a small machine): its chunks are longer, so that this stays small
+PACES = {"processes": Pace(first=4, seconds=0.2, least_seconds=0.005, most=250),
+         "dask": Pace(first=16, seconds=1.0, least_seconds=0.15, most=1000)}
+MAX_CHUNK = max(p.most for p in PACES.values())
 
 
 def chunk_size(left: int, workers: int, least: int = 1, most: int = MAX_CHUNK) -> int:
@@ -184,17 +192,16 @@ def chunk_size(left: int, workers: int, least: int = 1, most: int = MAX_CHUNK) -
 
 
 class Pacer:
-    """The chunks of a run, sized by the play time the workers report: each chunk about TASK_SECONDS of play
-    (MAX_CHUNK deals at most), shrinking towards the end but no shorter than `least_seconds`, so that a
+    """The chunks of a run, sized by the play time the workers report: each chunk about `pace.seconds` of play
+    (`pace.most` deals at most), shrinking towards the end but no shorter than `pace.least_seconds`, so that a
     backend's cost per task stays small against the play whatever a deal costs (a random deal takes tens of
-    microseconds, a Monte-Carlo one seconds). Until a chunk has come back the chunks are `first` deals (but
-    half a worker's share at most)."""
+    microseconds, a Monte-Carlo one seconds). Until a chunk has come back the chunks are `pace.first` deals
+    (but half a worker's share at most)."""
 
-    def __init__(self, deals: int, workers: int, least_seconds: float, first: int = FIRST_CHUNK) -> None:
+    def __init__(self, deals: int, workers: int, pace: Pace) -> None:
         self.deals = deals
         self.workers = workers
-        self.least_seconds = least_seconds
-        self.first = first
+        self.pace = pace
         self.played = 0  # deals of the chunks that came back, and the seconds their play took
         self.seconds = 0.0
         self.sizes: list[int] = []  # every chunk sent, in order
@@ -206,14 +213,15 @@ class Pacer:
 
     def parts(self) -> Iterator[tuple[int, int]]:
         """(first, count) of each chunk, in deal order, sized as the pace is known when it is asked for."""
+        pace = self.pace
         first = 0
         while first < self.deals:
             if self.played:
                 per = max(self.seconds / self.played, 1e-7)
-                most = max(1, min(MAX_CHUNK, int(TASK_SECONDS / per)))
-                least = max(1, min(most, int(self.least_seconds / per)))
+                most = max(1, min(pace.most, int(pace.seconds / per)))
+                least = max(1, min(most, int(pace.least_seconds / per)))
             else:
-                most, least = self.first, 1
+                most, least = pace.first, 1
             count = chunk_size(self.deals - first, self.workers, least, most)
             self.sizes.append(count)
             yield first, count
@@ -280,7 +288,7 @@ def run(variant: str, options: dict, names: list[str], seed: int, deals: int, jo
         if ready is not None:
             ready()
 
-        pacer = Pacer(deals, jobs, LEAST_SECONDS["processes"])
+        pacer = Pacer(deals, jobs, PACES["processes"])
 
         def submit(first: int, count: int):
             return ex.submit(timed_chunk, variant, options, names, seed, first, count, double_dummy)
@@ -337,7 +345,7 @@ def _run_dask(variant: str, options: dict, names: list[str], seed: int, deals: i
         if ready is not None:
             ready()
 
-        pacer = Pacer(deals, workers, LEAST_SECONDS["dask"], FIRST_DASK_CHUNK)
+        pacer = Pacer(deals, workers, PACES["dask"])
 
         def submit(first: int, count: int):
             return client.submit(timed_chunk, variant, options, names, seed, first, count, double_dummy,
