@@ -340,13 +340,13 @@ def test_the_first_chunks_are_at_most_half_a_workers_share():
     assert [c for _f, c in Pacer(6, 2, PROC).parts()] == [1] * 6
 
 
-def test_the_pacer_keeps_chunks_of_cheap_deals_at_most_max_chunk():
+def test_the_pacer_keeps_chunks_of_cheap_deals_at_most_its_most():
     p = Pacer(3000, 2, PROC._replace(least_seconds=0.05))
     parts = p.parts()
     head = next(parts)
     p.took((0.001, [{}] * 100))  # 10 microseconds a deal
     sizes = [head[1]] + [c for _f, c in parts]
-    assert sizes == [FIRST_CHUNK] + [250] * 11 + [3000 - FIRST_CHUNK - 11 * 250]
+    assert PROC.most == 250 and sizes == [FIRST_CHUNK] + [250] * 11 + [3000 - FIRST_CHUNK - 11 * 250]
 
 
 def test_dask_chunks_are_longer_than_local_ones():

@@ -173,17 +173,16 @@ class Pace(NamedTuple):
 # worker, on the same cores as the play on a small machine): its chunks are longer, so that this stays small
 PACES = {"processes": Pace(first=4, seconds=0.2, least_seconds=0.005, most=250),
          "dask": Pace(first=16, seconds=1.0, least_seconds=0.15, most=1000)}
-MAX_CHUNK = max(p.most for p in PACES.values())
 
 
-def chunk_size(left: int, workers: int, least: int = 1, most: int = MAX_CHUNK) -> int:
+def chunk_size(left: int, workers: int, least: int, most: int) -> int:
     """The deals of the next chunk with `left` deals still to send: half a worker's share of them (guided
     scheduling: chunks shrink towards the end, so that every worker is busy until the last deal), but at least
     `least` and at most `most` (and never more than are left).
 
     >>> sizes, left = [], 40
     >>> while left:
-    ...     sizes.append(chunk_size(left, 2))
+    ...     sizes.append(chunk_size(left, 2, 1, 100))
     ...     left -= sizes[-1]
     >>> sizes
     [10, 7, 5, 4, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1]
