@@ -25,6 +25,7 @@ DEAL_VARS = SEAT_VARS | frozenset({"declarer", "defenders", "contract", "trump",
 DEAL_VARS |= frozenset({"defending", "inviter", "invited"})  # the defenders' decisions (engine/defend.py)
 DEAL_VARS |= frozenset({"multiplier", "doubles", "doubler"})  # doubling (engine/double.py)
 DEAL_VARS |= frozenset({"trick_winners", "table_seats"})
+DEAL_VARS |= frozenset({"turn_up"})  # the card turned for the deal (`deal.turn_up`)
 DEAL_FUNCS = frozenset({"card", "suit", "outranks", "is_trump", "tricks", "hand", "final_hand", "dealt_hand",
                         "holder", "won", "points", "play_holder", "pile", "discards"})
 DEAL_FUNCS |= frozenset({"early_tricks"})  # the tricks of a seat among the first n (the trick log)
@@ -52,6 +53,7 @@ VAR_TYPES: dict[str, str] = {
     "multiplier": INT, "doubles": INT, "doubler": INT,
     "trick_winners": SEAT_LIST, "table_seats": SEAT_LIST,
     "deals_played": INT,
+    "turn_up": CARD,
 }
 CONTEXT_TYPES: dict[str, tuple[tuple[str, ...], str]] = {
     "card": ((ANY, SUIT), CARD), "suit": ((CARD,), SUIT), "outranks": ((CARD, CARD), BOOL),
@@ -314,6 +316,12 @@ class DealEnv(CardEnv):
     def trick_winners(self) -> list[int]:
         """The winner of each trick played so far, in order."""
         return [w for _leader, _cards, w in self._state.trick_log]
+
+    @property
+    def turn_up(self) -> Card | None:
+        """The card turned face up for the deal (`deal.turn_up`), or none."""
+        c = self._state.turn_up
+        return self._cards[c] if c >= 0 else None
 
     @property
     def table_seats(self) -> list[int]:

@@ -45,7 +45,8 @@ TABLE: list[tuple[str, str, str]] = [
     ("my_discards", "C", "the cards this seat discarded or laid away"),
     ("my_draws", "C", "the cards this seat drew from the talon"),
     ("discard_counts", "N", "the number of cards each seat discarded (count)"),
-    ("turned", "C", "the card turned from the talon (one-hot)"),
+    ("turned", "C", "the card turned from the talon, and the card turned for the deal (`deal.turn_up`): public "
+               "cards"),
     ("talon_shown", "C", "talon cards shown to this seat (the stock nobody drew, where the rules show it)"),
     ("shown", "N x C", "cards each seat showed when bidding"),
     ("exposed", "N x C", "the hand laid open, under its seat"),
@@ -183,6 +184,8 @@ class Layout:
         put("my_discards", state.discards[seat])
         put("my_draws", state.drawn[seat])
         one("turned", state.turned)
+        if state.turn_up != state.turned:
+            one("turned", state.turn_up)
         put("talon_shown", leftover_shown(state, seat))
         ex = exposed_seat(state)
         if ex >= 0:

@@ -150,10 +150,24 @@ class _Config:
             obs = self._observers[recall] = Observer(self, recall)
         return obs
 
+    @property
+    def chances(self) -> int:
+        """The chance nodes of a deal: a card of the deck each, and one more for the card a second pack turns
+        (`deal.turn_up: second_pack`)."""
+        r = self.rules
+        return r.deck.size + (r.turn_up_from == "second_pack")
+
     def engine(self, order: list[int]) -> State:
-        """The engine state of a deck order."""
-        masks, _lists, talon = self.rules.deal(order, self.dealer)
-        return State(self.rules, dealer=self.dealer, pool=self.pool, hands=masks, talon=talon, session=self.carry)
+        """The engine state of a deck order (and, after it, the second pack's card when the variant turns one)."""
+        r = self.rules
+        size = r.deck.size
+        masks, _lists, talon = r.deal(order[:size], self.dealer)
+        turn_up = None
+        if r.turn_up_from is not None:
+            at = r.turn_up_at[self.dealer]
+            turn_up = order[at] if at >= 0 else order[size]
+        return State(r, dealer=self.dealer, pool=self.pool, hands=masks, talon=talon, session=self.carry,
+                     turn_up=turn_up)
 
 
 _CONFIGS: dict[str, _Config] = {}
@@ -260,7 +274,7 @@ class OmbreGame(pyspiel.Game):
         st = OmbreState(self)
         if cfg.seed >= 0:
             st._s = State(cfg.rules, dealer=engine.dealer, pool=engine.pool_before, hands=list(engine.deal_hands),
-                          talon=list(engine.deal_talon), session=cfg.carry)
+                          talon=list(engine.deal_talon), session=cfg.carry, turn_up=engine.turn_up)
         else:
             for c in deal_order(cfg, engine):
                 st.apply_action(c)
@@ -280,6 +294,12 @@ def deal_order(cfg: _Config, engine: State) -> list[int]:
     order = []
     for owner in cfg.owner:
         order.append(todo[owner].pop(0) if owner >= 0 else talon.pop(0))
+    at = cfg.rules.turn_up_at[engine.dealer] if cfg.rules.turn_up_from is not None else -1
+    if at >= 0 and order[at] != engine.turn_up:  # the dealer's last card: the turned one
+        i = order.index(engine.turn_up)
+        order[at], order[i] = order[i], order[at]
+    if cfg.chances > len(order):
+        order.append(engine.turn_up)
     return order
 
 
@@ -338,8 +358,11 @@ class OmbreState(pyspiel.State):
         self._deal.append(action)
         self._left.remove(action)
         cfg = _CONFIGS[self._key]
-        if len(self._deal) == cfg.rules.deck.size:
+        size = cfg.rules.deck.size
+        if len(self._deal) == cfg.chances:
             self._s = cfg.engine(self._deal)
+        elif len(self._deal) == size:  # the deck is dealt: a card of the second pack is turned
+            self._left = list(range(size))
 
     # the observations, answered in Python (OpenSpiel's C++ path makes a fresh state to size every tensor)
     def information_state_tensor(self, player: int | None = None) -> list[float]:
@@ -369,6 +392,8 @@ class OmbreState(pyspiel.State):
         cfg = _CONFIGS[self._key]
         r = cfg.rules
         if player == pyspiel.PlayerId.CHANCE:
+            if len(self._deal) == r.deck.size:
+                return f"turn {r.deck.name(action)} from the second pack"
             owner = cfg.owner[len(self._deal)]
             return f"deal {r.deck.name(action)} to " + (f"seat {owner}" if owner >= 0 else "the talon")
         return r.action_str(action)
@@ -409,7 +434,8 @@ class Observer:
     def string_from(self, state: OmbreState, player: int) -> str:
         s = state._s
         if s is None:
-            names = [self.cfg.rules.deck.name(c) for i, c in enumerate(state._deal) if self.cfg.owner[i] == player]
+            dealt = state._deal[:self.cfg.rules.deck.size]
+            names = [self.cfg.rules.deck.name(c) for i, c in enumerate(dealt) if self.cfg.owner[i] == player]
             return f"seat {player} | dealer {self.cfg.dealer} | dealt {' '.join(names)}"
         return json.dumps(s.view(player, self.recall), sort_keys=True, separators=(",", ":"))
 
@@ -419,7 +445,7 @@ def sparse(cfg: _Config, state: OmbreState, player: int) -> tuple[list[int], lis
     s = state._s
     if s is None:
         hand = 0
-        for i, c in enumerate(state._deal):
+        for i, c in enumerate(state._deal[:cfg.rules.deck.size]):
             if cfg.owner[i] == player:
                 hand |= 1 << c
         return cfg.layout.dealing(player, cfg.dealer, hand)

@@ -32,7 +32,8 @@ def to_record(state: State) -> dict[str, Any]:
         "pool": state.pool_before,
         **({"session": as_json(r, state.carry)} if r.carry is not None else {}),
         "deal": {"hands": [deck.names(h) for h in state.deal_hands],
-                 "talon": [deck.name(c) for c in state.deal_talon]},
+                 "talon": [deck.name(c) for c in state.deal_talon],
+                 **({"turn_up": deck.name(state.turn_up)} if state.turn_up >= 0 else {})},
         "actions": [r.action_str(a) for a in state.history],
         "result": state.result.to_dict() if state.result else None,
         "account": [e.to_dict() for e in state.account()],
@@ -147,6 +148,7 @@ def replay(rec: dict, rules: Ruleset | None = None) -> ReplayReport:
     try:
         hands = [deck.mask_of(h) for h in rec["deal"]["hands"]]
         talon = [deck.parse(c) for c in rec["deal"]["talon"]]
+        turn_up = deck.parse(rec["deal"]["turn_up"]) if rec["deal"].get("turn_up") else None
     except (KeyError, TypeError) as e:
         raise ReplayError(f"record has no usable deal ({e})") from None
     except OmbreError as e:
@@ -159,10 +161,11 @@ def replay(rec: dict, rules: Ruleset | None = None) -> ReplayReport:
     try:
         if seed is not None:
             fresh = State(rules, seed=seed, dealer=dealer)
-            if list(fresh.deal_hands) != hands or list(fresh.deal_talon) != talon:
+            if list(fresh.deal_hands) != hands or list(fresh.deal_talon) != talon \
+                    or turn_up is not None and fresh.turn_up != turn_up:
                 raise ReplayError(f"the deal differs from what seed {seed} deals")
         state = State(rules, seed=seed, dealer=dealer, pool=int(rec.get("pool") or 0), hands=hands, talon=talon,
-                      session=rec.get("session"))
+                      session=rec.get("session"), turn_up=turn_up)
     except ReplayError:
         raise
     except OmbreError as e:

@@ -12,6 +12,7 @@ from typing import Any
 
 from .engine import State
 from .engine.carry import as_json, start_values
+from .engine.deal import given_turn_up
 from .engine.piles import piles
 from .engine.session_end import close_session, session_over
 from .errors import Loc, OmbreError, SpecError
@@ -19,7 +20,7 @@ from .ruleset import Ruleset, load
 from .spec.yamlpos import PositionedDoc, load_file
 
 KEYS = {"name", "variant", "options", "dealer", "pool", "hands", "talon", "seed", "actions", "expect", "doc",
-        "session", "deals_played"}
+        "session", "deals_played", "turn_up"}
 EXPECT_KEYS = {"legal", "illegal", "trick_winners", "tricks", "outcome", "payments", "pool", "declarer",
                "contract", "trump", "phase", "to_move", "hand", "view", "stopped", "committed", "partner",
                "called", "pile", "discards", "summary", "session", "session_end"}
@@ -125,7 +126,18 @@ class _Runner:
         missing = [deck.name(c) for c in range(deck.size) if c not in seen]
         if missing:
             raise SpecError(f"the deal leaves out {', '.join(missing)}", self.loc("hands"))
-        return State(rules, dealer=dealer, pool=pool, hands=hands, talon=talon, session=carried)
+        turn_up = None
+        if d.get("turn_up") is not None:
+            try:
+                turn_up = deck.parse(str(d["turn_up"]))
+            except OmbreError as e:
+                raise SpecError(e.message, self.loc("turn_up")) from None
+        if rules.turn_up_from is not None:
+            try:
+                given_turn_up(rules, hands, talon, dealer, None, turn_up)
+            except OmbreError as e:
+                raise SpecError(e.message, self.loc("turn_up" if "turn_up" in d else "hands")) from None
+        return State(rules, dealer=dealer, pool=pool, hands=hands, talon=talon, session=carried, turn_up=turn_up)
 
     def run(self) -> list[Failure]:
         fails: list[Failure] = []

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 
 import pytest
@@ -11,6 +12,7 @@ from ombre_rules import State, load
 from ombre_rules.engine.view import visible_cards
 from ombre_rules.records import replay, to_record
 
+DATA = os.path.join(os.path.dirname(__file__), "data")
 DEALS = share(10_000)
 LATER_DEALS = share(10_000)  # the later variants' default games
 
@@ -26,6 +28,8 @@ def _hidden_from(state: State, seat: int) -> int:
         m |= 1 << c
     if state.called >= 0:  # a called card is named openly; who holds it is checked in test_partner
         m &= ~(1 << state.called)
+    if state.rules.turn_up_from == "second_pack":  # a second pack's card is named openly; its twin is no clue
+        m &= ~(1 << state.turn_up)
     r = state.rules
     if seat == state.current_player and state.phase_name == "call":  # the cards one may call are named, not placed
         for a in state.legal_actions():
@@ -423,4 +427,15 @@ FAMILY_OPTION_RUNS = ([(v, 4) for v in TAROC_OPTION_RUNS] + [(v, 6) for v in TRE
 @pytest.mark.parametrize(("variant", "seed"), FAMILY_OPTION_RUNS, ids=[v for v, _seed in FAMILY_OPTION_RUNS])
 def test_each_option_of_the_later_variants_keeps_every_invariant(variant, seed):
     outcomes = _run(load(variant), share(1000), seed, views=True, view_every=5)
+    assert sum(outcomes.values()) == share(1000)
+
+
+# the generic mechanics that no built-in variant takes yet, with their test files (tests/data)
+MECHANIC_RUNS = [f"{DATA}/turn_up.yaml(turn={kind})" for kind in ("talon_top", "dealer_last", "second_pack")]
+MECHANIC_RUNS.append(f"{DATA}/turn_up.yaml(keep_taken=true)")
+
+
+@pytest.mark.parametrize("variant", MECHANIC_RUNS, ids=[v.rsplit("/", 1)[-1] for v in MECHANIC_RUNS])
+def test_each_mechanic_file_keeps_every_invariant(variant):
+    outcomes = _run(load(variant), share(1000), 8, views=True, view_every=3)
     assert sum(outcomes.values()) == share(1000)

@@ -1,4 +1,5 @@
 """The OpenSpiel games: OpenSpiel's own random-play checks, the chance model, observations, bots."""
+import os
 import pickle
 import random
 
@@ -13,6 +14,8 @@ from ombre_rules.engine.state import shuffled
 from ombre_rules.obs import layout, max_actions
 from ombre_rules.sim.speed import builtin_variants
 
+DATA = os.path.join(os.path.dirname(__file__), "data")
+
 
 @pytest.mark.parametrize("variant", builtin_variants())
 def test_random_sim_test_with_serialisation(variant):
@@ -24,6 +27,8 @@ def test_random_sim_test_with_serialisation(variant):
     {"variant": "ombre(four_players=dealer_sits_out)", "dealer": 2},
     {"variant": "danish-lhombre", "options": "four_players:opposite_sits_out;scale:pagat_isl"},
     {"variant": "taroc-lhombre(type=decl)", "seed": 4},
+    {"variant": f"{DATA}/turn_up.yaml(turn=dealer_last)"},
+    {"variant": f"{DATA}/turn_up.yaml(turn=second_pack)"},
 ])
 def test_random_sim_test_of_the_generic_game(params):
     game = pyspiel.load_game("ombre_rules", params)
@@ -164,6 +169,28 @@ def test_state_from_an_engine_state_replays_it():
         " ".join(game.rules.deck.names(h)) for h in s.deal_hands) + " | talon " + " ".join(
         game.rules.deck.name(c) for c in s.deal_talon))
     assert len(st.history()) == 40 + 3
+
+
+@pytest.mark.parametrize("kind", ["talon_top", "dealer_last", "second_pack"])
+def test_the_turned_card_of_a_deal_dealt_by_chance(kind):
+    """The deck dealt as chance nodes gives the deal's turned card: where the deal puts it, or (a second pack's)
+    from one more chance node; an engine state's deal is dealt again by the same nodes."""
+    game = pyspiel.load_game("ombre_rules", {"variant": f"{DATA}/turn_up.yaml(turn={kind})", "dealer": 1})
+    rules = game.rules
+    s = State(rules, seed=7, dealer=1)
+    st = game.state_from(s)
+    assert st.engine.turn_up == s.turn_up and st.engine.deal_hands == s.deal_hands
+    assert len(st.history()) == rules.deck.size + (kind == "second_pack")
+    fresh = game.new_initial_state()
+    for a in st.history()[:rules.deck.size]:
+        fresh.apply_action(a)
+    assert fresh.is_chance_node() == (kind == "second_pack")
+    if kind == "second_pack":
+        assert len(fresh.chance_outcomes()) == rules.deck.size
+        assert fresh.action_to_string(pyspiel.PlayerId.CHANCE, s.turn_up) == \
+            f"turn {rules.deck.name(s.turn_up)} from the second pack"
+        fresh.apply_action(s.turn_up)
+    assert fresh.engine.turn_up == s.turn_up
 
 
 def test_ismcts_plays_a_deal():

@@ -97,7 +97,7 @@ def test_options_in_the_text_form():
     ("ombre | dealer x | seed 1", "'dealer' wants a number, not 'x', in 'ombre | dealer x | seed 1'"),
     ("ombre | colour red | seed 1",
      "unknown field 'colour' in 'ombre | colour red | seed 1' (fields: actions, dealer, hands, next, pool, seed, "
-     "session, talon)"),
+     "session, talon, turn_up)"),
     ("ombre | seed 1 | seed 2", "field 'seed' given twice in 'ombre | seed 1 | seed 2'"),
     ("ombre | dealer 0", "a position needs 'seed N' or 'hands …': 'ombre | dealer 0'"),
 ])

@@ -15,7 +15,8 @@ from .model import Book, Section
 
 TRUMP_MODES = {"named": "the declarer names trumps", "turned": "trumps are the suit of the card turned from the talon",
                "none": "no trumps", "called": "the declarer calls a card first; its holder names trumps",
-               "first_lead": "trumps are the suit of the first card led"}
+               "first_lead": "trumps are the suit of the first card led",
+               "turn_up": "trumps are the suit of the card turned up for the deal"}
 LEFTOVER = {"hidden": "nobody sees the talon cards nobody drew",
             "last_exchanger": "the last to exchange sees the talon cards nobody drew",
             "all": "the talon cards nobody drew are shown to all"}

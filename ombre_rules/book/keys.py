@@ -111,7 +111,8 @@ KEY_DOCS: dict[str, str] = {
     'contract:jump': 'may be bid by a jump',
     'contract:doc': 'the contract in words',
     'contract:trump': "named, turned (from the talon), none, called (its holder names them), first_lead (the suit "
-                      "of the first card led, one trump_allowed allows if the leader holds one), or {fixed: SUIT}",
+                      "of the first card led, one trump_allowed allows if the leader holds one), turn_up (the suit of "
+                      "the deal's turned card, `deal.turn_up`), or {fixed: SUIT}",
     'contract:trump.fixed': 'the fixed trump suit',
     'contract:compulsory': 'a seat for which it holds may not pass while it may still bid this contract',
     'contract:trump_after_exchange': 'trumps are named after the exchange',
@@ -177,6 +178,8 @@ VAR_DOCS: dict[str, tuple[str, str]] = {
     'bidder': ('the seat bidding, in a bid condition', 'len(hand(bidder))'),
     'seats': ('the number of seats at the table (sit_out.who)', '(dealer + 2) % seats'),
     'deals_played': ("the session's deals so far, the last one included", 'deals_played >= 24'),
+    'turn_up': ("the card turned face up for the deal (`deal.turn_up`; none without one)",
+                'choice != turn_up.suit'),
     'opt': ("the variant's options: opt.NAME", 'opt.first_defender_max'),
 }
 
@@ -227,6 +230,8 @@ SCENARIO_DOCS: dict[str, str] = {
     'hands': "each seat's hand (seat -> cards)",
     'talon': 'the talon, top card first',
     'seed': 'a seed instead of hands',
+    'turn_up': "the card turned for the deal (`deal.turn_up`): the dealer's last card or a second pack's; the "
+               "talon's first without it",
     'actions': 'the actions in order, in notation (`bid NAME`, `play CARD`, `pass`)',
     'expect': 'what must hold',
     'doc': 'the scenario in words',

@@ -64,6 +64,14 @@ class Knowledge:
                 pending = 0
         talon_known = mask(v["leftover_shown"])
         self.turned = deck.parse(v["turned"]) if v.get("turned") else -1
+        # the deal's turned card (deal.turn_up): passed to every world; a dealer's last card is his until
+        # played; one turned on the talon's top is placed as a turned card is, there or with its first drawer
+        self.turn_up = deck.parse(v["turn_up"]) if v.get("turn_up") else -1
+        if self.turn_up >= 0:
+            if rules.turn_up_from == "talon_top" and self.turned < 0:
+                self.turned = self.turn_up
+            elif rules.turn_up_from == "dealer_last" and v.get("turn_up_holder") is not None:
+                known[v["turn_up_holder"]] |= (1 << self.turn_up) & ~all_played
         self.turned_to = -1
         if self.turned >= 0:
             first = next((s for s, k in self.draws if k > 0), -1)
@@ -242,7 +250,7 @@ def _try(k: Knowledge, rng: random.Random) -> State | None:
     assert k.steps is not None  # worlds are sampled for a consistent view, whose actions all parse
     try:
         w = State(r, dealer=k.v["dealer"], pool=k.v["pool_before"], hands=hands, talon=talon,
-                  session=k.v.get("session"))
+                  session=k.v.get("session"), turn_up=k.turn_up if k.turn_up >= 0 else None)
         left = [bits(disc[s]) for s in range(n)]
         verbs = r.action_verbs
         for s, text, a in k.steps:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import reduce
 from operator import or_
 
-from ..engine.view import Seat, partner_known, same_side
+from ..engine.view import Seat, partner_known, same_side, turn_up_place
 
 __all__ = ["Seat", "from_state", "from_view", "same_side"]
 
@@ -21,6 +21,8 @@ def from_view(rules, v: dict) -> Seat:
     seen |= mask(v["current_trick"])
     if v.get("turned"):
         seen |= mask([v["turned"]])
+    if v.get("turn_up_on_talon"):  # the deal's turned card, lying on the talon: in no hand
+        seen |= mask([v["turn_up"]])
     trick = _trick_seats(rules, v)
     contract = rules.contract_by_name.get(v["contract"]) if v["contract"] else None
     trump = deck.suit_by_name.get(v["trump"]) if v["trump"] else None
@@ -58,6 +60,8 @@ def from_state(state, seat: int) -> Seat:
     """A seat's situation read from a state (a sampled world): the same facts its view gives."""
     r = state.rules
     seen = state.hands[seat] | state.discards[seat] | played_cards(state)
+    if state.turn_up >= 0 and turn_up_place(state)[1]:  # the deal's turned card, lying on the talon
+        seen |= 1 << state.turn_up
     declarer = state.declarer
     partner, hidden = world_partner(state, seat)
     active = state.tn  # the seats in the ring of play: no sitter but a declaring one, no defender who passed

@@ -60,6 +60,8 @@ class AnnounceStage(Fields):
                 self._set_trump(None)
             elif c.trump_mode == "fixed":
                 self._set_trump(c.fixed_suit)
+            elif c.trump_mode == "turn_up":
+                self._set_trump(r.deck.cards[self.turn_up].suit)
             elif self.trump is not None:
                 self._set_trump(self.trump)
             self.trump_open = self.trump is None and c.trump_mode == "first_lead"

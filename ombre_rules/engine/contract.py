@@ -1,6 +1,6 @@
 """The contract fixed: the winner's declaration (DECLARE), the declarer's seat joining the ring, the trump
-(turned, fixed, none, named in the TRUMP phase, or the suit of the first card led: `trump: first_lead`), and
-the declarer's surrender before the first lead (SURRENDER).
+(turned, fixed, the suit of the deal's turned card, none, named in the TRUMP phase, or the suit of the first
+card led: `trump: first_lead`), and the declarer's surrender before the first lead (SURRENDER).
 
 Driven by a contract's `trump`, `trump_after_exchange`, `trump_allowed`, `played`, `show` and
 `play.surrender`, and by `auction.contract_choice`; compiled in ruleset/contract_rules.py."""
@@ -50,6 +50,8 @@ class ContractStage(Fields):
             self._set_trump(self.rules.deck.cards[self.turned].suit)
         elif mode == "fixed":
             self._set_trump(contract.fixed_suit)
+        elif mode == "turn_up":
+            self._set_trump(self.rules.deck.cards[self.turn_up].suit)
         elif mode == "none" or mode == "first_lead":  # first_lead: none until the first card is led
             self._set_trump(None)
         self.trump_open = mode == "first_lead"

@@ -32,6 +32,51 @@ def check_deal(rules: Ruleset, hands: list[int], talon: list[int], dealer: int =
         raise OmbreError(f"the deal leaves out {', '.join(rules.deck.names(rules.deck.full_mask & ~seen))}")
 
 
+def dealt_turn_up(rules: Ruleset, order: list[int], dealer: int, seed: int | None) -> int:
+    """The card `deal.turn_up` turns in a deal made from a deck order: the one at its place in the order, or
+    a second pack's card drawn from the seed."""
+    at = rules.turn_up_at[dealer]
+    return order[at] if at >= 0 else second_pack_card(rules.deck.size, seed)
+
+
+def given_turn_up(rules: Ruleset, hands: list[int], talon: list[int], dealer: int, seed: int | None,
+                  card: int | None) -> int:
+    """The turned card of a deal given from outside, checked: the talon's first card (talon_top), a card of the
+    dealer's hand (dealer_last) or any card (second_pack); one a seed deals when not given; -1 without one."""
+    kind = rules.turn_up_from
+    if kind is None:
+        if card is not None and card >= 0:
+            raise OmbreError(f"'{rules.variant}' turns no card for the deal (deal.turn_up)")
+        return -1
+    if card is not None and not (type(card) is int and 0 <= card < rules.deck.size):
+        raise OmbreError(f"the turned card must be a card of the deck, not {card!r}")
+    if kind == "talon_top":
+        if not talon:
+            raise OmbreError("the deal turns the talon's top card, but the talon is empty")
+        if card is not None and card != talon[0]:
+            raise OmbreError(f"the turned card {rules.deck.name(card)} is not the talon's first, "
+                             f"{rules.deck.name(talon[0])}")
+        return talon[0]
+    if card is None and seed is not None:
+        order = shuffled(rules.deck.size, seed)
+        masks, _lists, rest = rules.deal(order, dealer)
+        if masks == list(hands) and rest == list(talon):  # the seed's own deal
+            card = dealt_turn_up(rules, order, dealer, seed)
+    if card is None:
+        what = "the dealer's last card" if kind == "dealer_last" else "the card of the second pack"
+        raise OmbreError(f"'{rules.variant}' turns {what} for the deal: give the turned card with the hands")
+    if kind == "dealer_last" and not hands[dealer] >> card & 1:
+        raise OmbreError(f"the turned card {rules.deck.name(card)} is not in the dealer's hand (seat {dealer})")
+    return card
+
+
+def second_pack_card(n: int, seed: int | None) -> int:
+    """A card drawn from a second pack of n cards for a deal (`deal.turn_up: second_pack`): from SHAKE-128 of
+    the seed, apart from the deal's own shuffle (no seed: fresh entropy)."""
+    key = os.urandom(16) if seed is None else b"%d/second pack" % seed
+    return int.from_bytes(_shake(key).digest(8), "little") % n
+
+
 def shuffled(n: int, seed: int | None) -> list[int]:
     """The deck order of a deal: cards sorted by 32-bit keys drawn from SHAKE-128 of the seed (no seed: fresh
     entropy).

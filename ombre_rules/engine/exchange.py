@@ -53,6 +53,7 @@ class ExchangeStage(Fields):
         self.hands[seat] |= m
         self.hl[seat] = sorted(self.hl[seat] + taken)
         self.drawn[seat] |= m
+        self.taker = seat
 
     def _continue_exchange(self) -> None:
         """Give the next exchanger his turn, skipping those who may change nothing; then start play."""
@@ -80,7 +81,10 @@ class ExchangeStage(Fields):
             if hi is None:
                 hi = as_count(self.eval(lim.max))
             held = self.hands[seat].bit_count()
-            room = held if ex.take_talon and seat == decl else len(self.talon)
+            keep = self.drawn[seat] if ex.keep_taken and seat == self.taker else 0  # taken: not laid away again
+            if keep:
+                held -= keep.bit_count()
+            room = held if seat == self.taker else len(self.talon)
             cap = hi if hi < room else room  # at most the limit, the cards to draw and the cards held
             if held < cap:
                 cap = held
@@ -95,6 +99,7 @@ class ExchangeStage(Fields):
             self.ex_count = 0
             self.ex_min = lo
             self.ex_max = cap
+            self.ex_keep = keep
             self.ex_can_cede = (first_defender and ex.defender_first == "ceded" and not self.ceded
                                 and bool(queue))
             self.ex_acts = None  # listed when first asked for
@@ -111,8 +116,11 @@ class ExchangeStage(Fields):
         """What the exchanger may do, in the order of his legal actions: discard one of these cards (none once
         he has discarded his most), draw (once he has discarded his least), cede (before his first discard)."""
         k = self.ex_count
-        return (self.hl[self.to_move] if k < self.ex_max else [], k >= self.ex_min,
-                k == 0 and self.ex_can_cede)
+        cards = self.hl[self.to_move] if k < self.ex_max else []
+        keep = self.ex_keep
+        if keep and cards:
+            cards = [c for c in cards if not keep >> c & 1]
+        return cards, k >= self.ex_min, k == 0 and self.ex_can_cede
 
     def _listed_exchange(self) -> list[int]:
         """The exchanger's legal actions, listed and kept (apply keeps the list up to date from then on)."""
@@ -152,7 +160,7 @@ class ExchangeStage(Fields):
         seat = self.to_move
         k = self.ex_count
         assert self.contract is not None  # the exchange follows a contract
-        if self.contract.exchange.take_talon and seat == self.declarer:  # he took the talon: he draws nothing
+        if seat == self.taker:  # he took the talon: he draws nothing
             k = 0
         got = self.talon[:k]
         del self.talon[:k]
@@ -184,7 +192,7 @@ class ExchangeStage(Fields):
         while self.phase == EXCHANGE:
             seat = self.to_move
             k = self.ex_count
-            may = hands[seat] if k < self.ex_max else 0
+            may = hands[seat] & ~self.ex_keep if k < self.ex_max else 0
             draw = k >= self.ex_min
             cede = k == 0 and self.ex_can_cede
             if not may and not cede:  # the draw alone
@@ -208,7 +216,8 @@ class ExchangeStage(Fields):
         history, hands, hl, discards = self.history, self.hands, self.hl, self.discards
         base = self.nc
         while self.phase == EXCHANGE:
-            if self.ex_acts is not None:  # listed by a caller: kept up to date by _discard
+            if self.ex_acts is not None or self.ex_keep:  # listed by a caller (kept up to date by _discard), or
+                # cards he took he may not lay away: the list as legal_actions gives it
                 cards, draw, cede = self._exchange_choices()
                 n = len(cards)
                 i = int(rand() * (n + draw + cede))

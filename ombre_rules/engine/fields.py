@@ -64,6 +64,7 @@ class Fields:
     ex_min: int
     ex_max: int
     ex_can_cede: bool
+    ex_keep: int  # the cards the exchanger may not lay away (taken from the talon, `exchange.keep_taken`)
     ex_acts: list[int] | None  # the exchanger's legal actions (None until listed)
     discards: list[int]
     lc: tuple[int, ...] | None  # the legal list kept for apply
@@ -80,6 +81,7 @@ class Fields:
     contract: Contract | None
     trump: Suit | None
     turned: int
+    turn_up: int  # the card `deal.turn_up` turns face up for the deal (-1: none)
     high: Contract | None
     high_seat: int
     high_level: int
@@ -93,6 +95,7 @@ class Fields:
     ceded: bool
     drawn: list[int]
     last_exchanger: int
+    taker: int  # the seat that took cards from the talon into his hand (`exchange.take_talon`; -1: none)
     play_hands: tuple[int, ...]  # the hands as play began
     committed: bool
     stopped: bool

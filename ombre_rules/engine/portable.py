@@ -6,7 +6,8 @@ actions. The text form is the same information written for people:
 
     house.yaml(option=choice) | dealer 0 | pool 0 | seed 7 | actions bid CONTRACT, pass, pass, pass
 
-A deal not made from a seed is written as `hands CARD CARD … / CARD … / … | talon CARD …` in place of `seed N`.
+A deal not made from a seed is written as `hands CARD CARD … / CARD … / … | talon CARD …` in place of `seed N`,
+with `| turn_up CARD` after the talon when the variant turns a card for the deal (`deal.turn_up`).
 A variant that carries values between deals (`session.carry`) adds, after the pool, the values the deal began
 with, and once the deal is over, at the end, those it leaves for the next deal, each as JSON by name (a suit by
 its name): `… | pool 0 | session {"wins": 2} | seed 7 | actions … | next {"wins": 3}`.
@@ -20,7 +21,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import IllegalActionError, OmbreError
 from .carry import as_json, start_values
-from .deal import shuffled
+from .deal import dealt_turn_up, shuffled
 from .fields import Fields
 
 if TYPE_CHECKING:
@@ -55,17 +56,19 @@ def reduce_state(state: Fields) -> tuple[Any, ...]:
     r = state.rules
     remember(r)
     return rebuild, (type(state), r.variant, r.digest, state.dealer, state.pool_before, tuple(state.deal_hands),
-                     tuple(state.deal_talon), state.seed, tuple(state.history), as_json(r, state.carry))
+                     tuple(state.deal_talon), state.seed, tuple(state.history), as_json(r, state.carry),
+                     state.turn_up if state.turn_up >= 0 else None)
 
 
 def rebuild(cls: Callable[..., S], variant: str, digest: str, dealer: int, pool: int, hands: tuple[int, ...],
             talon: tuple[int, ...], seed: int | None, history: tuple[int, ...],
-            session: dict[str, Any] | None = None) -> S:
+            session: dict[str, Any] | None = None, turn_up: int | None = None) -> S:
     """A state (of class `cls`) from its pickled form; the variant must still compile to the same ruleset."""
     r = rules_for(variant)
     if r.digest != digest:
         raise OmbreError(f"variant '{variant}' is not the one this state was saved with (its rules changed)")
-    s = cls(r, dealer=dealer, pool=pool, hands=list(hands), talon=list(talon), seed=seed, session=session)
+    s = cls(r, dealer=dealer, pool=pool, hands=list(hands), talon=list(talon), seed=seed, session=session,
+            turn_up=turn_up)
     for a in history:
         s.apply(a)
     return s
@@ -76,8 +79,10 @@ def _seeded(state: Fields) -> bool:
     if state.seed is None:
         return False
     r = state.rules
-    masks, _lists, talon = r.deal(shuffled(r.deck.size, state.seed), state.dealer)
-    return tuple(masks) == tuple(state.deal_hands) and tuple(talon) == tuple(state.deal_talon)
+    order = shuffled(r.deck.size, state.seed)
+    masks, _lists, talon = r.deal(order, state.dealer)
+    return tuple(masks) == tuple(state.deal_hands) and tuple(talon) == tuple(state.deal_talon) \
+        and (r.turn_up_from is None or dealt_turn_up(r, order, state.dealer, state.seed) == state.turn_up)
 
 
 def to_text(state: Fields) -> str:
@@ -92,6 +97,8 @@ def to_text(state: Fields) -> str:
     else:
         parts.append("hands " + " / ".join(" ".join(deck.names(h)) for h in state.deal_hands))
         parts.append(("talon " + " ".join(deck.name(c) for c in state.deal_talon)).rstrip())
+        if state.turn_up >= 0:
+            parts.append(f"turn_up {deck.name(state.turn_up)}")
     parts.append(" ".join(["actions"] + [", ".join(r.action_str(a) for a in state.history)]).rstrip())
     if r.carry is not None and state.result is not None:
         parts.append("next " + _json(as_json(r, state.carry_after)))
@@ -139,7 +146,7 @@ def from_text(cls: Callable[..., S], text: str, rules: Ruleset | None = None) ->
     if len(fields) < 2:
         raise OmbreError(f"not a position: '{text}' (expected 'VARIANT | dealer N | pool N | seed N | actions …')")
     r = rules if rules is not None else rules_for(fields[0])
-    known = {"dealer", "pool", "session", "seed", "hands", "talon", "actions", "next"}
+    known = {"dealer", "pool", "session", "seed", "hands", "talon", "turn_up", "actions", "next"}
     got: dict[str, str] = {}
     for f in fields[1:]:
         key, _, value = f.partition(" ")
@@ -156,7 +163,9 @@ def from_text(cls: Callable[..., S], text: str, rules: Ruleset | None = None) ->
         hands = [sum(1 << r.deck.parse(c) for c in s.split()) for s in seats]
         talon = [r.deck.parse(c) for c in got.get("talon", "").split()]
         seed = _int("seed", got["seed"], text) if "seed" in got else None
-        state = cls(r, dealer=dealer, pool=pool, hands=hands, talon=talon, seed=seed, session=carried)
+        turn_up = r.deck.parse(got["turn_up"]) if got.get("turn_up") else None
+        state = cls(r, dealer=dealer, pool=pool, hands=hands, talon=talon, seed=seed, session=carried,
+                    turn_up=turn_up)
     elif "seed" in got:
         state = cls(r, dealer=dealer, pool=pool, seed=_int("seed", got["seed"], text), session=carried)
     else:

@@ -35,7 +35,7 @@ def initial(state: Fields) -> Fields:
     which reaches it through its views)."""
     new: Callable[..., Fields] = type(state)
     return new(state.rules, dealer=state.dealer, pool=state.pool_before, hands=list(state.deal_hands),
-                       talon=list(state.deal_talon), seed=state.seed, session=state.carry)
+                       talon=list(state.deal_talon), seed=state.seed, session=state.carry, turn_up=state.turn_up)
 
 
 class _Memo:

@@ -22,7 +22,7 @@ from .auction import AuctionStage
 from .calls import CallStage
 from .carry import start_values
 from .contract import ContractStage
-from .deal import check_deal, shuffled
+from .deal import check_deal, dealt_turn_up, given_turn_up, shuffled
 from .defend import DefendStage
 from .double import DoubleStage
 from .exchange import ExchangeStage
@@ -67,9 +67,11 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
 
     def __init__(self, rules: Ruleset, *, seed: int | None = None, dealer: int = 0, pool: int = 0,
                  hands: list[int] | None = None, talon: list[int] | None = None,
-                 session: dict[str, Any] | tuple[Any, ...] | None = None) -> None:
+                 session: dict[str, Any] | tuple[Any, ...] | None = None, turn_up: int | None = None) -> None:
         """`session`: the values carried between deals (`session.carry`) by name, for those not at their start
-        (or another deal's `carry_after`, as it is)."""
+        (or another deal's `carry_after`, as it is). `turn_up`: with given hands, the card `deal.turn_up` turned
+        (the talon's first card need not be given; a dealer's last card or a second pack's must be, unless a
+        seed deals it)."""
         self.rules = rules
         n = self.n = rules.players
         if not 0 <= dealer < n:
@@ -77,9 +79,12 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
         self.dealer = dealer
         self.seed = seed
         if hands is None:  # the deal function gives fresh lists
-            hands, self.hl, talon = rules.deal(shuffled(rules.deck.size, seed), dealer)
+            order = shuffled(rules.deck.size, seed)
+            hands, self.hl, talon = rules.deal(order, dealer)
+            self.turn_up = dealt_turn_up(rules, order, dealer, seed) if rules.turn_up_from else -1
         else:
             check_deal(rules, hands, talon or [], dealer)
+            self.turn_up = given_turn_up(rules, hands, talon or [], dealer, seed, turn_up)
             self.hl = [rules.deck.bits(h) for h in hands]
             hands = list(hands)
             talon = list(talon or [])
@@ -91,7 +96,7 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
         self.carry = self.carry_after = start_values(rules, session)
         self.payments = [0] * n
         self.history: list[int] = []
-        self.declarer = self.turned = self.last_exchanger = self.claim_at = -1
+        self.declarer = self.turned = self.last_exchanger = self.claim_at = self.taker = -1
         self.leader = self.led = self.best = self.best_seat = self.lm = -1
         self.tm = 0
         self.contract: Contract | None = None
@@ -100,7 +105,7 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
         self.drawn = [0] * n
         self.tricks = [0] * n
         self.won = [0] * n
-        self.ex_count = self.ex_min = self.ex_max = 0
+        self.ex_count = self.ex_min = self.ex_max = self.ex_keep = 0
         self.ceded = self.ex_can_cede = self.ex_first_used = False
         self.committed = self.stopped = self.conceded = False
         self.claim_pending = self.concede_ok = self.concede_refused = self.trump_open = False

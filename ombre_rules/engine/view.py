@@ -29,6 +29,8 @@ def visible_cards(state: Fields, seat: int) -> int:
         m |= 1 << c
     if state.turned >= 0:
         m |= 1 << state.turned
+    if state.turn_up >= 0 and state.rules.turn_up_from != "second_pack":  # a second pack's card is no card here
+        m |= 1 << state.turn_up
     m |= leftover_shown(state, seat) | state.talon_shown
     m |= demanded_shown(state)
     for shown in state.shown:
@@ -74,6 +76,26 @@ def exposed_seat(state: Fields) -> int:
     if c.expose[1] == "own_first_card":
         return who if state.play_hands[who] != state.hands[who] else -1
     return who if state.trick_log or state.trick else -1
+
+
+def turn_up_place(state: Fields) -> tuple[int | None, bool]:
+    """Where every seat knows the deal's turned card is: (the seat that has it, or None; whether it lies on the
+    talon). A card turned on the talon lies there until someone draws or takes it; a dealer's last card is his,
+    and a card drawn or taken is the drawer's, until it is played (in his hand, or laid away by him out of
+    sight, where the rules let him); a second pack's card is nowhere."""
+    c = state.turn_up
+    kind = state.rules.turn_up_from
+    if c < 0 or kind == "second_pack":
+        return None, False
+    if kind == "talon_top" and c in state.talon:
+        return None, True
+    bit = 1 << c
+    if c in state.trick or any(w & bit for w in state.won):
+        return None, False
+    for s, h in enumerate(state.hands):
+        if (h | state.discards[s]) & bit:
+            return s, False
+    return None, False
 
 
 def leftover_shown(state: Fields, seat: int) -> int:
@@ -135,6 +157,11 @@ def view(state: Fields, seat: int, actions: bool = True) -> dict[str, Any]:
     }
     if r.carry is not None:  # public: every seat knows what the session carries into the deal
         out["session"] = as_json(r, state.carry)
+    if r.turn_up_from is not None:  # the card turned for the deal, and where every seat knows it lies
+        holder, on_talon = turn_up_place(state)
+        out["turn_up"] = deck.name(state.turn_up)
+        out["turn_up_holder"] = holder
+        out["turn_up_on_talon"] = on_talon
     if actions:
         out["actions"] = public_actions(state, seat)
     exposed = exposed_seat(state)
@@ -197,10 +224,12 @@ def same_side(seat: int, other: int, declarer: int | None, partner: int | None, 
 
 def shown_cards(state: Fields, seat: int) -> int:
     """The cards `seat` saw that are in no hand, no discard and no trick: the stock left over, if shown to it,
-    and the turned card."""
+    the turned card, and the deal's turned card while it lies on the talon."""
     m = leftover_shown(state, seat) if state.talon and state.contract is not None else 0
     if state.turned >= 0:
         m |= 1 << state.turned
+    if state.turn_up >= 0 and turn_up_place(state)[1]:  # turned up on the talon: in no hand
+        m |= 1 << state.turn_up
     return m
 
 

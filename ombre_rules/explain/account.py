@@ -169,7 +169,8 @@ def account(state: Any) -> tuple[Entry, ...]:
     if scoring.get("ante"):
         # the ante as the deal began (a seat that joined the deal later did not pay it)
         start = type(state)(rules, dealer=state.dealer, pool=state.result.pool_before,
-                            hands=list(state.deal_hands), talon=list(state.deal_talon), session=state.carry)
+                            hands=list(state.deal_hands), talon=list(state.deal_talon), session=state.carry,
+                            turn_up=state.turn_up)
         start.pool = state.result.pool_before  # the ante's amount sees the pool before the ante
         ledger.step(Evaluator(rules, DealEnv(start, None)), "to_pool", scoring["ante"],
                     step_label(scoring["ante"], "ante"))

@@ -75,6 +75,7 @@ class Ruleset(ActionPart, PlayPart, ContractPart, AuctionPart, RankTables, DealP
         build_carry(self)
         self._compile_names()
         self._sit_out()
+        self.turn_up_from = data["deal"].get("turn_up")
         self.rankings = {"": data["ranking"], **(data.get("rankings") or {})}
         self._compile_auction()
         self.follow_lists = []

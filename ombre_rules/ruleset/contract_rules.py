@@ -30,6 +30,9 @@ class ContractPart(RulesetBase):
                 c.fixed_suit = self.deck.suit_by_name[sname]
         else:
             c.trump_mode = trump
+            if trump == "turn_up" and not self.spec.data["deal"].get("turn_up"):
+                self._errors.append(SpecError(f"contract '{c.name}' takes the suit of the turned card for trumps, "
+                                              f"but the deal turns no card (deal.turn_up)", self.loc(cp + ("trump",))))
         if c.bid_suit is not None:  # a suit bid: its suit is trumps
             c.trump_mode, c.fixed_suit = "fixed", c.bid_suit
         c.trump_after_exchange = bool(data.get("trump_after_exchange", False))
@@ -72,7 +75,8 @@ class ContractPart(RulesetBase):
         c.exchange = ExchangeRules(limits("declarer", 0, big), limits("first_defender", 0, big),
                                    limits("other_defenders", 0, big), bool(setting("defenders", True)),
                                    setting("defender_first", "positional"), setting("leftover", "hidden"),
-                                   _take_count(setting("take_talon", False), big), bool(setting("show_talon", False)))
+                                   _take_count(setting("take_talon", False), big), bool(setting("show_talon", False)),
+                                   bool(setting("keep_taken", False)))
         self._compile_play(c, cp)
         p = self._pick(cp + ("call",), ("call",))
         if p:

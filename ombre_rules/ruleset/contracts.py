@@ -39,6 +39,7 @@ class ExchangeRules:
     leftover: str
     take_talon: int = 0  # cards taken from the top of the talon (0: none; the deck's size: all)
     show_talon: bool = False  # the talon is shown to every seat when the contract is fixed
+    keep_taken: bool = False  # the cards taken with `take_talon` may not be laid away
 
 
 @dataclass(frozen=True)

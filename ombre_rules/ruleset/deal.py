@@ -43,10 +43,12 @@ class DealPart(RulesetBase):
                             f"{self.deck.size}", self.loc(("deal", "talon")))
         env = {"_B": [1 << c for c in range(self.deck.size)], "_s": sorted}
         by_dealer = []
+        self.turn_up_at = []
         for dealer in range(self.players):
             # the packets go round the seats that play, from the one after the dealer
             order = self.orders[dealer][self.rings[dealer][dealer]]
             own = [per_seat[order.index(s)] if s in order else [] for s in range(self.players)]
+            self.turn_up_at.append(self._turn_up_at(own[dealer], pos))
             masks = ", ".join("|".join(f"_B[d[{i}]]" for i in idx) or "0" for idx in own)
             lists = ", ".join("_s([" + ", ".join(f"d[{i}]" for i in idx) + "])" for idx in own)
             by_dealer.append(eval(f"lambda d: ([{masks}], [{lists}], d[{pos}:])", env))  # noqa: S307 - integers only
@@ -54,6 +56,22 @@ class DealPart(RulesetBase):
         def deal(deck: list[int], dealer: int) -> tuple[list[int], list[list[int]], list[int]]:
             return by_dealer[dealer](deck)
         return deal
+
+    def _turn_up_at(self, dealer_own: list[int], talon_at: int) -> int:
+        """Where in the deck order the card `deal.turn_up` turns lies, for one dealer: the first of the talon
+        (talon_top), the last card dealt to the dealer (dealer_last); -1 for none or a second pack's card."""
+        kind = self.turn_up_from
+        if kind == "talon_top":
+            if talon_at >= self.deck.size:
+                raise SpecError("deal.turn_up is talon_top but the deal leaves no talon",
+                                self.loc(("deal", "turn_up")))
+            return talon_at
+        if kind == "dealer_last":
+            if not dealer_own:
+                raise SpecError("deal.turn_up is dealer_last but the dealer sits out and gets no cards",
+                                self.loc(("deal", "turn_up")))
+            return dealer_own[-1]
+        return -1
 
     def _sit_out(self) -> None:
         """Per dealer: the seats that sit the deal out (`sit_out.who`), the ring of the seats that play, and

@@ -39,7 +39,7 @@ def play_start(state):
     """The deal of `state` replayed from its cards dealt to the point where its first card is due (or to its
     end, if none is); with how many of its actions that took."""
     s = State(state.rules, seed=state.seed, dealer=state.dealer, pool=state.pool_before,
-              hands=list(state.deal_hands), talon=list(state.deal_talon))
+              hands=list(state.deal_hands), talon=list(state.deal_talon), turn_up=state.turn_up)
     hist = state.history
     i = 0
     while i < len(hist) and s.phase not in (PLAY, XPLAY):

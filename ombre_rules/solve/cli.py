@@ -102,7 +102,8 @@ def _from_record(path: str, k: int) -> tuple[State, list[int], str]:
         deck = rules.deck
         st = State(rules, seed=rec.get("seed"), dealer=int(rec.get("dealer") or 0),
                    pool=int(rec.get("pool") or 0), hands=[deck.mask_of(h) for h in rec["deal"]["hands"]],
-                   talon=[deck.parse(c) for c in rec["deal"]["talon"]])
+                   talon=[deck.parse(c) for c in rec["deal"]["talon"]],
+                   turn_up=deck.parse(rec["deal"]["turn_up"]) if rec["deal"].get("turn_up") else None)
         acts = [rules.parse_action(a) for a in actions]
     except OmbreError as e:
         raise ReplayError(f"{path}: record {k}: {e.message}") from None

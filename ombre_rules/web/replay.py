@@ -45,8 +45,10 @@ def frames(rules: Ruleset, record: dict[str, Any], variant: str) -> dict[str, An
     deck = rules.deck
     hands = [deck.mask_of(h) for h in record["deal"]["hands"]]
     talon = [deck.parse(c) for c in record["deal"]["talon"]]
+    turn_up = deck.parse(record["deal"]["turn_up"]) if record["deal"].get("turn_up") else None
     s = State(rules, seed=record.get("seed"), dealer=int(record.get("dealer") or 0),
-              pool=int(record.get("pool") or 0), hands=hands, talon=talon, session=record.get("session"))
+              pool=int(record.get("pool") or 0), hands=hands, talon=talon, session=record.get("session"),
+              turn_up=turn_up)
     out = [_snapshot(s, None, None)]
     began = as_json(rules, s.carry)
     for text in record["actions"]:
