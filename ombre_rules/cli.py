@@ -131,7 +131,7 @@ def cmd_play(args) -> int:
 
 
 def cmd_replay(args) -> int:
-    from .records import ReplayError, read, replay
+    from .records import ReplayError, amount, read, replay
 
     recs = read(args.file)
     for i, rec in enumerate(recs):
@@ -140,8 +140,9 @@ def cmd_replay(args) -> int:
         except ReplayError as e:
             raise ReplayError(f"{args.file}: record {i + 1}: {e.message}") from None
         res = rep.result or {}
+        pays = [amount(p) for p in res["payments"]] if res else None
         print(f"{args.file}: record {i + 1}: {rep.variant}: {rep.actions} actions replayed; "
-              f"outcome {res.get('outcome')}, payments {res.get('payments')}: identical")
+              f"outcome {res.get('outcome')}, payments {pays}: identical")
     return 0
 
 
