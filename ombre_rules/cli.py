@@ -268,10 +268,9 @@ def cmd_compare(args) -> int:
         outfile.folder_target(args.out)  # before the run, not after it
     opts = _options(args.option)
     runs = []
-    for v in args.variants:
-        o = opts if len(args.variants) == 1 else {}
-        rules = _rules(v, o)
-        runs.append(compare.Run(v, o, rules, _players(rules, args.players)))
+    for v in args.variants:  # --option applies to every variant, as `play --option` does (and is refused alike)
+        rules = _rules(v, opts)
+        runs.append(compare.Run(v, opts, rules, _players(rules, args.players)))
     stopped = compare.play(runs, args.seed, args.deals, args.jobs, args.dask, args.quiet, args.double_dummy)
     a = compare.analyse(runs, args.min_reached)
     if not a["variants"]:
