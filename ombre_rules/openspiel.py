@@ -21,6 +21,9 @@ the variant's own rules, which give no closed bound: `min_utility`/`max_utility`
 times the largest payment met in 1,000 seeded random deals (at the game's dealer and pool), or
 `utility_bound` when that is given (> 0). `max_game_length` is `obs.max_actions`.
 
+Serialisation is text, never a pickle (`openspiel_text.py`, which this module installs in `pyspiel`);
+`apply_action` takes whole-number ids only, and a refused action changes nothing.
+
 Observations (`obs.py`): the tensors are the seat's encoding; `information_state_string` is the seat's whole
 view with its list of actions (perfect recall), `observation_string` the view without that list. Both hold the
 session's values (the view's `session`, public to every seat; the tensors' `session` slice).

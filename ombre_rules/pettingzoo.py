@@ -11,7 +11,8 @@ Agents are `player_0` … in the engine's seat order. An observation is a dict: 
 encoding (`obs.py`, float32, bounded by each slice's largest value), and `action_mask` (int8, one per action
 id of the variant; all zero for a seat not to move). Each reset deals from a seed drawn from the generator
 that `reset(seed=…)` seeds. Rewards come once, when the deal ends: each seat's payment (pool changes
-included). An illegal action raises the engine's IllegalActionError. `render()` with `render_mode="ansi"`
+included). `step` takes an action id (a whole number): anything else raises InvalidActionError and an illegal
+id the engine's IllegalActionError, and neither changes anything. `render()` with `render_mode="ansi"`
 gives the whole table as text (every hand, for a spectator). `deal` is the engine state of the deal in play.
 `session` gives the values a variant with `session.carry` carries into every deal, by name (JSON form: a suit
 by its name); the observation's `session` slice encodes them and the text shows them.
