@@ -41,7 +41,7 @@ from .checks import action_id
 from .engine import State
 from .engine.carry import as_json, start_values
 from .engine.portable import rules_for
-from .errors import IllegalActionError, InvalidActionError, OmbreError
+from .errors import ArgumentError, IllegalActionError, InvalidActionError, OmbreError
 from .lang import types as T
 from .obs import layout, max_actions
 from .openspiel_text import install, read_state, state_text
@@ -197,7 +197,7 @@ _SETTINGS: dict[tuple, tuple[dict, str]] = {}
 def _settings(builtin: str | None, params: dict) -> tuple[dict, str]:
     """The parameters a game is shown with (options in canonical form) and the key of its _Config; made
     once per distinct set of parameters (a deserialised state loads its game again)."""
-    memo = (builtin, tuple(sorted((k, str(v)) for k, v in params.items())))
+    memo = (builtin, tuple(sorted((k, type(v).__name__, str(v)) for k, v in params.items())))
     got = _SETTINGS.get(memo)
     if got is not None:
         return got
@@ -430,8 +430,9 @@ class OmbreState(pyspiel.State):
 
     def _seat(self, player: int | None) -> int:
         p = self.current_player() if player is None else player
-        if not 0 <= p < _CONFIGS[self._key].rules.players:
-            raise ValueError(f"no seat {p} to observe (seats are 0 to {_CONFIGS[self._key].rules.players - 1})")
+        n = _CONFIGS[self._key].rules.players
+        if type(p) is not int or not 0 <= p < n:
+            raise ArgumentError(f"no seat {p!r} to observe (seats are 0 to {n - 1})"[:120])
         return p
 
     def _tensor(self, recall: bool, player: int | None) -> list[float]:

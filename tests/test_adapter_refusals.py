@@ -26,6 +26,10 @@ def test_openspiel_settings_out_of_range_are_refused(params, message):
 
 
 def test_openspiel_settings_in_game_strings_and_dicts_are_checked():
+    assert pyspiel.load_game("ombre_rules", {"dealer": 1}).config.dealer == 1  # remembered: "1" is not the same
+    with pytest.raises(OmbreError) as e:
+        osp.OmbreGame({"dealer": "1"})
+    assert e.value.message == "parameter 'dealer' must be a whole number, not '1'"
     with pytest.raises(OmbreError) as e:
         pyspiel.load_game("ombre_rules_tredrille(dealer=3)")
     assert e.value.message == "parameter 'dealer' must be a seat of 'tredrille' from 0 to 2, not 3"
@@ -94,6 +98,10 @@ def test_openspiel_queries_out_of_range_are_refused():
     with pytest.raises(OmbreError) as e:
         state.chance_outcomes()
     assert e.value.message == "no chance outcomes: the cards are dealt and seat 1 is to move"
+    for seat in (True, 5, -1, 1.0):
+        with pytest.raises(ArgumentError) as e:
+            state.information_state_string(seat)
+        assert e.value.message == f"no seat {seat!r} to observe (seats are 0 to 2)"
     with pytest.raises(InvalidActionError) as e:
         state.action_to_string(1, 10**6)
     assert e.value.message.startswith("no action 1000000 (ids are 0 to ")
