@@ -130,7 +130,11 @@ def _action(draw, legal: list[int], size: int):
 
 
 def _is_legal(a, legal: list[int]) -> bool:
-    return type(a) in (int, np.int64) and int(a) in legal
+    """Whether a value is a legal action id: a whole number (Python's or numpy's, a 0-d integer array too), never
+    a bool, and in the legal list."""
+    whole = (isinstance(a, (int, np.integer)) and not isinstance(a, bool)) or \
+        (isinstance(a, np.ndarray) and a.ndim == 0 and np.issubdtype(a.dtype, np.integer))
+    return whole and int(a) in legal
 
 
 def _snapshot(state) -> tuple:
