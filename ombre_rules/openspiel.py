@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -45,6 +46,7 @@ from .errors import ArgumentError, IllegalActionError, InvalidActionError, Ombre
 from .lang import types as T
 from .obs import layout, max_actions
 from .openspiel_text import install, read_state, state_text
+from .ruleset import Ruleset
 from .spec.resolve import builtin_index, fmt_value, parse_variant_string, resolve
 
 GENERIC = "ombre_rules"
@@ -120,7 +122,7 @@ def session_text(rules, values: tuple) -> str:
     if carry is None:
         return ""
     parts = []
-    for (name, v), start in zip(as_json(rules, values).items(), as_json(rules, carry.start).values(), strict=True):
+    for (name, v), start in zip(carry.to_json(values).items(), carry.to_json(carry.start).values(), strict=True):
         if v == start:
             continue
         text = " ".join(map(str, v)) if isinstance(v, list) else "none" if v is None \
@@ -171,7 +173,8 @@ def payment_bound(rules, dealer: int = 0, pool: int = 0, carry: tuple | None = N
     for i in range(_BOUND_DEALS):
         s = State(rules, seed=i, dealer=dealer, pool=pool, session=carry)
         s.random_playout(rng.random)
-        top = max(top, max(abs(p) for p in s.result.payments))
+        assert s.res is not None  # played to its end
+        top = max(top, max(abs(p) for p in s.res.payments))
     return 4 * top
 
 
@@ -216,6 +219,7 @@ def _settings(builtin: str | None, params: dict) -> tuple[dict, str]:
     changed = {k: v for k, v in spec.options.items() if v != spec.defaults[k]}
     dealer, pool, seed, bound = (_whole(params, k, d) for k, d in _COMMON.items())
     session = _text(params, "session")
+    own: dict[str, Any]
     if builtin is None:
         own = {"variant": parse_variant_string(canonical)[0], "options": _options_text(changed)}
     else:
@@ -250,7 +254,7 @@ def _text(params: dict, key: str, default: str = "") -> str:
     return v
 
 
-def _check_settings(rules, dealer: int, pool: int, seed: int, bound: int) -> None:
+def _check_settings(rules: Ruleset, dealer: int, pool: int, seed: int, bound: int) -> None:
     """The deal settings of a game, each in its range, before anything is dealt."""
     if not 0 <= dealer < rules.players:
         raise OmbreError(f"parameter 'dealer' must be a seat of '{rules.variant}' from 0 to {rules.players - 1}, "
@@ -351,7 +355,7 @@ class OmbreState(pyspiel.State):
         """The cards dealt by chance so far, in order (none in a game that starts from a seed)."""
         return self._deal
 
-    def apply_action(self, action) -> None:
+    def apply_action(self, action: Any) -> None:
         """Apply an action (an id: a whole number, never a bool, a float or text); an illegal one changes
         nothing."""
         a = action_id(action)
@@ -379,6 +383,7 @@ class OmbreState(pyspiel.State):
         return self._s is None
 
     def _legal_actions(self, player: int) -> list[int]:
+        assert self._s is not None  # not at the chance node
         return sorted(self._s.legal_actions())
 
     def legal_actions(self, player: int | None = None) -> list[int]:

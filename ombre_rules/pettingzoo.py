@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import operator
 import random
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -37,7 +38,7 @@ from .obs import layout
 from .ruleset import load
 
 
-def env(**kwargs) -> AECEnv:
+def env(**kwargs: Any) -> AECEnv:
     """The environment with PettingZoo's wrapper of calls in order. Actions are checked by the environment
     itself (PettingZoo's bounds wrapper is an `assert`, gone under `python -O`, and lets `True` through)."""
     return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
@@ -46,7 +47,7 @@ def env(**kwargs) -> AECEnv:
 class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment
     """One deal of a variant per episode; `variant` is any variant string or file, `dealer` the dealer's seat."""
 
-    metadata = {"render_modes": ["ansi"], "name": "ombre_rules_v0", "is_parallelizable": False}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "ombre_rules_v0", "is_parallelizable": False}
 
     def __init__(self, variant: str | None = None, render_mode: str | None = None, dealer: int = 0,
                  pool: int = 0, session: dict | None = None) -> None:
@@ -117,7 +118,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self._cumulative_rewards = dict.fromkeys(self.agents, 0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.deal.current_player]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -133,7 +134,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             mask[deal.legal_actions()] = 1
         return {"observation": vec, "action_mask": mask}
 
-    def step(self, action) -> None:
+    def step(self, action: Any) -> None:
         """Apply the selected agent's action: an id (a whole number, numpy's included; never a bool, a float
         or text) of a legal action; anything else is refused and changes nothing. A finished agent steps with
         None."""
@@ -146,8 +147,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             return
         s.apply(action_id(action))  # an IllegalActionError changes nothing
         self._cumulative_rewards[agent] = 0
-        if s.is_terminal:
-            for a, pay in zip(self.possible_agents, s.result.payments, strict=True):
+        res = s.result
+        if res is not None:
+            for a, pay in zip(self.possible_agents, res.payments, strict=True):
                 self.rewards[a] = pay
             self.terminations = dict.fromkeys(self.agents, True)
             self._accumulate_rewards()

@@ -16,16 +16,24 @@ from __future__ import annotations
 import json
 import re
 import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import IllegalActionError, InvalidActionError, OmbreError, quoted
 from .carry import as_json, start_values
 from .deal import shuffled
+from .fields import Fields
 
-_RULES: dict[str, object] = {}
+if TYPE_CHECKING:
+    from ..cards import Deck
+    from ..ruleset import Ruleset
+
+S = TypeVar("S", bound=Fields)  # the class of the state made (State)
+_RULES: dict[str, Ruleset] = {}
 _LOCK = threading.Lock()
 
 
-def rules_for(variant: str):
+def rules_for(variant: str) -> Ruleset:
     """The ruleset of a canonical variant string, loaded once per process."""
     r = _RULES.get(variant)
     if r is None:
@@ -37,14 +45,14 @@ def rules_for(variant: str):
     return r
 
 
-def remember(rules) -> None:
+def remember(rules: Ruleset) -> None:
     """Put a ruleset loaded elsewhere into the cache, so that states of it unpickle onto the same object."""
     if rules.variant not in _RULES:
         with _LOCK:
             _RULES.setdefault(rules.variant, rules)
 
 
-def reduce_state(state) -> tuple:
+def reduce_state(state: Fields) -> tuple[Any, ...]:
     """`State.__reduce__`: rebuilt by `rebuild` from the variant name, the deal and the actions."""
     r = state.rules
     remember(r)
@@ -52,8 +60,9 @@ def reduce_state(state) -> tuple:
                      tuple(state.deal_talon), state.seed, tuple(state.history), as_json(r, state.carry))
 
 
-def rebuild(cls: type, variant: str, digest: str, dealer: int, pool: int, hands: tuple, talon: tuple,
-            seed: int | None, history: tuple, session: dict | None = None):
+def rebuild(cls: Callable[..., S], variant: str, digest: str, dealer: int, pool: int, hands: tuple[int, ...],
+            talon: tuple[int, ...], seed: int | None, history: tuple[int, ...],
+            session: dict[str, Any] | None = None) -> S:
     """A state (of class `cls`) from its pickled form; the variant must still compile to the same ruleset."""
     r = rules_for(variant)
     if r.digest != digest:
@@ -64,7 +73,7 @@ def rebuild(cls: type, variant: str, digest: str, dealer: int, pool: int, hands:
     return s
 
 
-def _seeded(state) -> bool:
+def _seeded(state: Fields) -> bool:
     """Whether the state's deal is the one its seed deals."""
     if state.seed is None:
         return False
@@ -73,7 +82,7 @@ def _seeded(state) -> bool:
     return tuple(masks) == tuple(state.deal_hands) and tuple(talon) == tuple(state.deal_talon)
 
 
-def to_text(state) -> str:
+def to_text(state: Fields) -> str:
     """The position as one line: variant, dealer, pool, deal, actions (see the module docstring)."""
     r = state.rules
     deck = r.deck
@@ -91,9 +100,9 @@ def to_text(state) -> str:
     return " | ".join(parts)
 
 
-def carry_words(rules, values: tuple) -> str:
+def carry_words(rules: Ruleset, values: tuple[Any, ...]) -> str:
     """Carried values for people, by name: `board [15, 30], mode open` (none: not set)."""
-    def word(v) -> str:
+    def word(v: Any) -> str:
         if isinstance(v, bool):
             return "yes" if v else "no"
         if isinstance(v, list):
@@ -103,12 +112,12 @@ def carry_words(rules, values: tuple) -> str:
     return ", ".join(f"{n} {word(v)}" for n, v in (as_json(rules, values) or {}).items())
 
 
-def _json(values: dict) -> str:
+def _json(values: dict[str, Any] | None) -> str:
     """Values as one line of JSON that holds no field separator (a '|' in a string is written as an escape)."""
     return json.dumps(values, ensure_ascii=True, separators=(", ", ": ")).replace("|", "\\u007c")
 
 
-def _values(key: str, value: str, text: str) -> dict:
+def _values(key: str, value: str, text: str) -> dict[str, Any]:
     try:
         got = json.loads(value)
     except (ValueError, RecursionError):
@@ -154,7 +163,7 @@ def _fields(text: str) -> tuple[list[str], dict[str, str]]:
     return parts, got
 
 
-def _cards(deck, value: str, where: str, seen: set[int], text: str) -> list[int]:
+def _cards(deck: Deck, value: str, where: str, seen: set[int], text: str) -> list[int]:
     """The cards of a hand or the talon, each named once in the whole deal."""
     out = []
     for name in value.split(" ") if value else []:
@@ -168,7 +177,7 @@ def _cards(deck, value: str, where: str, seen: set[int], text: str) -> list[int]
     return out
 
 
-def from_text(cls: type, text: str, rules=None):
+def from_text(cls: Callable[..., S], text: str, rules: Ruleset | None = None) -> S:
     """The state (of class `cls`) a line of `to_text` describes (its variant loaded once per process unless
     `rules` is given). Only the line `to_text` writes for the state it describes is read: fields in its order
     and form, each card named once; anything else is an OmbreError saying what differs."""
@@ -222,7 +231,7 @@ def _canonical(given: list[str], written: list[str], text: str) -> None:
     raise OmbreError(f"field '{extra}' does not belong in this position, in {_shown(text)}")
 
 
-def _check_next(state, given: dict, text: str) -> None:
+def _check_next(state: Fields, given: dict[str, Any], text: str) -> None:
     """`next`: the values the deal leaves, derived from the deal; given, they must be those."""
     r = state.rules
     if state.result is None:
