@@ -216,12 +216,12 @@ def replay(rec: dict, rules: Ruleset | None = None) -> ReplayReport:
     except ReplayError:
         raise
     except OmbreError as e:
-        raise ReplayError(f"bad deal: {e.message}") from None
+        raise ReplayError(f"bad deal: {_one_line(e.message)}") from None
     for i, text in enumerate(rec["actions"]):
         try:
             state.apply_str(text)
         except OmbreError as e:
-            raise ReplayError(f"diverges at action {i + 1} {quoted(text)}: {e.message}") from None
+            raise ReplayError(f"diverges at action {i + 1} {quoted(text)}: {_one_line(e.message)}") from None
     got = _result(state)
     want = rec.get("result")
     if want != got:
@@ -236,6 +236,11 @@ def replay(rec: dict, rules: Ruleset | None = None) -> ReplayReport:
     if "account" in rec:
         _check_account(rec["account"], _account(state))
     return ReplayReport(rules.variant, len(rec["actions"]), got)
+
+
+def _one_line(message: str) -> str:
+    """A message that may quote the record's text, kept on one line (a newline in it escaped)."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
 
 
 def _check_account(want: list, got: list[dict]) -> None:

@@ -98,3 +98,13 @@ def test_a_long_pot_session_is_recorded_and_replayed_exactly(tmp_path):
         assert isinstance(rec["pool"], str) == (s.pool_before > SAFE)
         assert replay(rec, rules).result == rec["result"]
     assert big > 10
+
+
+def test_a_message_quoting_a_record_stays_on_one_line(good):
+    import copy
+
+    rec = copy.deepcopy(good)
+    rec["actions"][0] = "pa\nss"
+    with pytest.raises(ReplayError) as e:
+        replay(rec)
+    assert e.value.message == "diverges at action 1 'pa\\nss': unknown action 'pa\\nss' (did you mean 'play'?)"
