@@ -1,7 +1,6 @@
 """`compare --option` applies to every variant compared, and is refused as `play --option` is; a `--dask` address
 Dask cannot use ends with the one-line error, with no traceback at exit."""
 import io
-import json
 import os
 import subprocess
 import sys
@@ -34,19 +33,18 @@ def test_compare_refuses_a_bad_option_as_play_does(option, message):
     assert play[2] == compare[2] and play[2].startswith("ombre: error: " + message)
 
 
-def test_compare_applies_the_option_to_every_variant(tmp_path):
-    code, _out, _err = run("compare", "quadrille(no_hold=true)", "quadrille", "--option", "roi_rendu=true",
-                           "--deals", "3", "--out", str(tmp_path), "-q")
+def test_compare_applies_the_option_to_every_variant():
+    code, out, err = run("compare", "quadrille(no_hold=true)", "quadrille", "--option", "roi_rendu=true",
+                         "--deals", "2", "--out", "-", "-q")
     assert code == 0
-    metrics = json.loads((tmp_path / "metrics.json").read_text(encoding="utf-8"))
-    assert list(metrics["variants"]) == ["quadrille(roi_rendu=true,no_hold=true)", "quadrille(roi_rendu=true)"]
+    rows = [line.split()[0] for line in err.splitlines() if line.startswith("quadrille")]
+    assert rows == ["quadrille(roi_rendu=true,no_hold=true)", "quadrille(roi_rendu=true)"]
 
 
-@pytest.mark.parametrize("address, message", [
-    ("xx://a", "unknown address scheme 'xx' (known schemes: ['inproc', 'tcp', 'tls', 'ucx', 'ws', 'wss'])"),
-    ("127.0.0.1", "missing port number in address '127.0.0.1'"),
-])
-def test_a_bad_dask_address_ends_without_a_traceback(address, message):
+def test_a_bad_dask_address_ends_without_a_traceback():
+    """(An address without a port, a scheme Dask does not know, a TLS one without its context: each used to
+    print a traceback at exit, 10 s after the error, from the client that never connected.)"""
+    address, message = "127.0.0.1", "missing port number in address '127.0.0.1'"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     p = subprocess.run([sys.executable, "-m", "ombre_rules", "simulate", "ombre", "--deals", "2", "-q", "--dask",
                         address], capture_output=True, text=True, env=env, timeout=120, stdin=subprocess.DEVNULL)
