@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,25 +59,20 @@ def _seat_key(k: Any, loc: Loc, n: int) -> int:
 _SCALAR = (str, int, float, bool)
 
 
-def _kind(value: Any, kind: str) -> bool:
-    """Whether a value of a scenario has the kind a key wants (see `_TOP`)."""
-    if kind == "whole":
-        return type(value) is int
-    if kind == "text":
-        return isinstance(value, str)
-    if kind == "scalar":
-        return isinstance(value, _SCALAR)
-    if kind == "scalars":
-        return isinstance(value, list) and all(isinstance(v, _SCALAR) for v in value)
-    if kind == "mapping":
-        return isinstance(value, dict)
-    if kind == "scalar mapping":
-        return isinstance(value, dict) and all(isinstance(v, _SCALAR) for v in value.values())
-    if kind == "cards by seat":
-        return isinstance(value, dict) and all(v is None or _kind(v, "scalars") for v in value.values())
-    return True
+def _scalars(v: Any) -> bool:
+    return isinstance(v, list) and all(isinstance(x, _SCALAR) for x in v)
 
 
+# what a value of each kind is (see `_TOP`)
+_KINDS: dict[str, Callable[[Any], bool]] = {
+    "whole": lambda v: type(v) is int,
+    "text": lambda v: isinstance(v, str),
+    "scalar": lambda v: isinstance(v, _SCALAR),
+    "scalars": _scalars,
+    "mapping": lambda v: isinstance(v, dict),
+    "scalar mapping": lambda v: isinstance(v, dict) and all(isinstance(x, _SCALAR) for x in v.values()),
+    "cards by seat": lambda v: isinstance(v, dict) and all(x is None or _scalars(x) for x in v.values()),
+}
 _WORDS = {"whole": "a whole number", "text": "text", "scalar": "a single value", "scalars": "a list of single values",
           "mapping": "a mapping", "scalar mapping": "a mapping of names to single values",
           "cards by seat": "a mapping of seats to lists of cards"}
@@ -111,7 +107,7 @@ class _Runner:
         return self.doc.loc(full)
 
     def _want(self, value: Any, kind: str, *path: Any) -> None:
-        if not _kind(value, kind):
+        if not _KINDS[kind](value):
             raise SpecError(f"'{'.'.join(map(str, path))}' must be {_WORDS[kind]}, not {_shown(value)}",
                             self.loc(*path))
 
