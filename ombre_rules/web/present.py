@@ -9,8 +9,6 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
-from ..engine.replay import events
-from ..engine.view import leftover_shown, partner_known
 from ..errors import IllegalActionError, OmbreError
 from ..explain.account import terms
 from ..explain.why import why_illegal
@@ -48,19 +46,6 @@ def carried(rules: Ruleset) -> list[dict[str, Any]]:
     return [{"name": n, "label": words.get(n) or n.replace("_", " ").capitalize(),
              "doc": str((decl.get(n) or {}).get("doc") or ""), "type": kinds[t]}
             for n, t in zip(rules.carry.names, rules.carry.types, strict=True)]
-
-
-def public_view(state) -> dict[str, Any]:
-    """What every seat sees: a seat's view without its hand, its own exchange and anything only it knows."""
-    v = state.view(0, actions=False)
-    deck = state.rules.deck
-    v.update(seat=None, hand=[], my_discards=[], my_draws=[],
-             leftover_shown=deck.names(leftover_shown(state, -1)),
-             actions=[e.public(-1) for e in events(state)])
-    v.pop("legal", None)
-    if v.get("partner") is not None and not all(partner_known(state, s) for s in range(state.n)):
-        v["partner"] = None
-    return v
 
 
 def _plain_order(rules: Ruleset) -> list[tuple[int, float]]:
@@ -186,7 +171,7 @@ def account(state) -> list[dict[str, Any]]:
 
 def seat_view(state, seat: int | None) -> dict[str, Any]:
     """The view a browser gets: the seat's own (or the public one), the hand sorted, controls and reasons."""
-    v = public_view(state) if seat is None else state.view(seat)
+    v = state.view(seat)
     v["hand"] = sort_hand(state, v["hand"])
     v["trick_leader"] = state.leader if state.trick else None
     v.pop("legal", None)
