@@ -37,7 +37,7 @@ def cmd_serve(args) -> int:
     except OSError as e:
         raise OmbreError(f"--data: cannot use '{args.data}': {e.strerror or e}") from None
     sys.setswitchinterval(0.001)  # the event loop gets the interpreter back soon from a bot thinking in a thread
-    app = create_app(args.data, args.variants, workers=args.workers, bot_delay=max(0.0, args.bot_delay))
+    app = create_app(args.data, args.variants, workers=args.workers, bot_delay=max(0.0, args.bot_delay), warm=True)
     host = args.host
     shown = f"[{host}]" if ":" in host else host
     print(f"ombre serve: open http://{shown}:{args.port}/ in a browser (Ctrl-C stops it; data in {args.data})",
