@@ -79,9 +79,11 @@ class Words:
         return next((anchor(k) for k in order if k in self.sections), None)
 
     def phase(self, phase: str, contract: str | None) -> str:
-        """A phase in a line: what it asks for, and the file's first rule for it."""
-        first = self.lines.get(phase) or (self.lines.get(f"exchange.{contract}") if phase == "exchange" else None)
-        return " ".join(x for x in (PHASES.get(phase, ""), first) if x)
+        """A phase in a line: what it asks for and the file's rule for it (the bidding: the file's alone)."""
+        if phase == "auction" and self.lines.get("auction"):
+            return self.lines["auction"]
+        own = self.lines.get(f"exchange.{contract}") if phase == "exchange" else self.lines.get(phase)
+        return " ".join(x for x in (PHASES.get(phase, ""), own) if x)
 
     def control(self, verb: str, arg: str) -> str:
         """A line on what a control does: a bid's contract, a verb's meaning."""
@@ -134,10 +136,13 @@ def _from_book(rules: Ruleset) -> tuple[set[str], dict[str, str], dict[str, str]
         contracts[c.name] = " ".join(x for x in ([_sentence(doc)] if doc else [*map(_sentence, said[:2]), value])
                                      if x)
         if s is not None:
-            ex = [i.text for i in items if ".exchange." in i.key]
+            ex = [_sentence(i.text) for i in items if ".exchange." in i.key]
             if ex:
-                lines[f"exchange.{c.name}"] = _sentence(ex[0])
-    for key, first in (("auction", "auction.form"), ("play", "play.follow.0"), ("table", "table.sit_out")):
+                lines[f"exchange.{c.name}"] = " ".join(ex)
+    follow = (data.get("play") or {}).get("follow") or []
+    if follow and isinstance(follow[0], dict) and follow[0].get("doc"):
+        lines["play"] = _sentence(str(follow[0]["doc"]))
+    for key, first in (("auction", "auction.form"), ("table", "table.sit_out")):
         s = sections.get(key)
         hit = next((i.text for i in (s.items if s else []) if getattr(i, "key", "") == first), None)
         if hit:
@@ -187,6 +192,10 @@ def outcome_reason(state: Any) -> str:
                      _names_in(parse(str(when)))) if isinstance(ev.local.get(n), int)]
             values = f" ({', '.join(shown)})" if shown else ""
             if when is None:
+                before = [b for b in node if b.get("when") is not None and b.get("name") != res.outcome]
+                if len(before) == 1:  # the one outcome it is not: what that one needs
+                    needs = phrase(before[0]["when"], w.terms, rules.spec.options)
+                    return f"{before[0]['name'].replace('_', ' ').capitalize()} needs {needs}{values}."
                 return f"None of the other outcomes' conditions held{values}."
             return _sentence(phrase(when, w.terms, rules.spec.options))[:-1] + values + "."
     except Exception:  # noqa: BLE001 - a reason that cannot be worked out is left out, never an error
