@@ -68,6 +68,9 @@ class Api:
         return entry, opts, self.catalog.rules(entry, opts)
 
     async def variant(self, request: Request) -> Response:
+        summary = await run_in_threadpool(self.catalog.summary, self.catalog.get(request.path_params["key"]))
+        if summary.get("errors"):  # a kept file that no longer loads: its errors, for the page to show
+            return JSONResponse(summary)
         entry, _opts, rules = await run_in_threadpool(self._rules, request)
         deals = rules.session.get("deals")
         return JSONResponse({**self.catalog.summary(entry), "variant": self.catalog.display(entry, rules),
@@ -86,16 +89,29 @@ class Api:
         return HTMLResponse(text)
 
     async def rulebook(self, request: Request) -> Response:
-        """The rulebook as a page of its own (the variant page shows it in a frame, with its own styles)."""
-        return await self._page_of("book", [await run_in_threadpool(self._rules, request)])
+        """The rulebook as a page of its own (the variant page shows it in a frame, with its own styles); a page
+        saying why for a file that does not load."""
+        try:
+            part = await run_in_threadpool(self._rules, request)
+        except WebError as e:
+            if e.status != 400:
+                raise
+            return HTMLResponse(failure_page(f"Rules of {self.catalog.get(request.path_params['key']).name}",
+                                             e.message))
+        return await self._page_of("book", [part])
 
     async def diff(self, request: Request) -> Response:
-        part = await run_in_threadpool(self._rules, request)
         other_key = request.query_params.get("against")
         if not other_key:
             raise WebError(400, "say which variant to compare with: ?against=KEY")
-        other_entry = self.catalog.get(other_key)
-        other = await run_in_threadpool(self.catalog.rules, other_entry, {})
+        try:
+            part = await run_in_threadpool(self._rules, request)
+            other_entry = self.catalog.get(other_key)
+            other = await run_in_threadpool(self.catalog.rules, other_entry, {})
+        except WebError as e:
+            if e.status != 400:
+                raise
+            return HTMLResponse(failure_page("Comparison", e.message))
         return await self._page_of("diff", [(other_entry, {}, other), part])
 
     async def upload(self, request: Request) -> Response:

@@ -4,6 +4,7 @@ A shared server has no accounts, so the limits are per address and in all; a ref
 a client may try again (429), or that the server is full (503)."""
 from __future__ import annotations
 
+import math
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -35,9 +36,9 @@ class Quota:
         if mine is not None:
             self._trim(mine, now)
             if len(mine) >= self.per_client:
-                wait = int(mine[0] + self.window - now) + 1
+                minutes = math.ceil((mine[0] + self.window - now) / 60)
                 raise WebError(429, f"too many {self.what} from your address: at most {self.per_client} an hour "
-                                    f"(try again in {wait // 60 + 1} minutes)")
+                                    f"(try again in {minutes} minute{'s' if minutes != 1 else ''})")
         self._trim(self._all, now)
         if len(self._all) >= self.total:
             raise WebError(503, f"the server has started {self.total} {self.what} this hour, its most: "
