@@ -236,7 +236,7 @@ def seat_view(state, seat: int | None) -> dict[str, Any]:
         v["refused"] = {}
     w = words(state.rules)
     contract = state.contract.name if state.contract is not None else None
-    v["phase_doc"] = w.phase(state.phase_name, contract)
+    v["phase_doc"] = w.phase(state.phase_name, contract, state.current_player == state.declarer)
     v["section"] = w.section(state.phase_name, contract)
     if seat is not None and state.current_player == seat and not state.is_terminal:
         v["choose"] = choice(state)

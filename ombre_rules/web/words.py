@@ -35,7 +35,7 @@ PHASES = {
     "double": "A seat may double (or redouble) the stakes.",
     "play": "The tricks: each in turn plays a card; the best card wins the trick.",
     "consent": "The others agree to the proposal, or refuse it.",
-    "done": "The deal is over: the account below shows who pays whom and why.",
+    "done": "The deal is over: its result says who won, why, and who pays whom.",
 }
 VERBS = {
     "pass": "Bid nothing now.", "hold": "Match the bid made and keep it (an earlier seat holds).",
@@ -78,11 +78,13 @@ class Words:
                  "play": ["play"], "consent": ["play"], "done": ["outcomes", "scoring"]}.get(phase, [*keys, "auction"])
         return next((anchor(k) for k in order if k in self.sections), None)
 
-    def phase(self, phase: str, contract: str | None) -> str:
-        """A phase in a line: what it asks for and the file's rule for it (the bidding: the file's alone)."""
+    def phase(self, phase: str, contract: str | None, declarer: bool = False) -> str:
+        """A phase in a line: what it asks for and the file's rule for it (the bidding: the file's alone; the
+        exchange: the rule for the declarer when he is to move, else the defenders')."""
         if phase == "auction" and self.lines.get("auction"):
             return self.lines["auction"]
-        own = self.lines.get(f"exchange.{contract}") if phase == "exchange" else self.lines.get(phase)
+        side = "declarer" if declarer else "defenders"
+        own = self.lines.get(f"exchange.{contract}.{side}") if phase == "exchange" else self.lines.get(phase)
         return " ".join(x for x in (PHASES.get(phase, ""), own) if x)
 
     def control(self, verb: str, arg: str) -> str:
@@ -135,10 +137,10 @@ def _from_book(rules: Ruleset) -> tuple[set[str], dict[str, str], dict[str, str]
                                      f"Worth {c.value}." if c.value else "") if x)
         contracts[c.name] = " ".join(x for x in ([_sentence(doc)] if doc else [*map(_sentence, said[:2]), value])
                                      if x)
-        if s is not None:
-            ex = [_sentence(i.text) for i in items if ".exchange." in i.key]
-            if ex:
-                lines[f"exchange.{c.name}"] = " ".join(ex)
+        for i in items:
+            if ".exchange." in i.key:
+                side = "declarer" if i.key.endswith(".exchange.declarer") else "defenders"
+                lines[f"exchange.{c.name}.{side}"] = _sentence(i.text)
     follow = (data.get("play") or {}).get("follow") or []
     if follow and isinstance(follow[0], dict) and follow[0].get("doc"):
         lines["play"] = _sentence(str(follow[0]["doc"]))
@@ -188,8 +190,10 @@ def outcome_reason(state: Any) -> str:
                 return ""
             if o.get("doc"):
                 return _sentence(str(o["doc"]))
-            shown = [f"{w.terms.get(n, n)}: {ev.local[n]}" for n in (read if when is None else
-                     _names_in(parse(str(when)))) if isinstance(ev.local.get(n), int)]
+            own = _names_in(parse(str(when))) if when is not None else []
+            ints = [n for n in own if isinstance(ev.local.get(n), int)] or \
+                [n for n in read if isinstance(ev.local.get(n), int)]  # else the values the others read
+            shown = [f"{w.terms.get(n, n)}: {ev.local[n]}" for n in ints]
             values = f" ({', '.join(shown)})" if shown else ""
             if when is None:
                 before = [b for b in node if b.get("when") is not None and b.get("name") != res.outcome]

@@ -376,6 +376,8 @@ def test_serve_refuses_bad_arguments(capsys, tmp_path):
     assert capsys.readouterr().err == f"ombre: error: --variants: no such folder '{tmp_path / 'none'}'\n"
     assert cli_main(["serve", "--workers", "0"]) == 1
     assert capsys.readouterr().err == "ombre: error: --workers must be 1 to 64, not 0\n"
+    assert cli_main(["serve", "--tables-per-hour", "0"]) == 1
+    assert capsys.readouterr().err == "ombre: error: --tables-per-hour must be 1 to 100000, not 0\n"
 
 
 def test_the_session_values_are_public_and_follow_the_deals(client):
