@@ -305,9 +305,11 @@ class Tables:
         """The link of `seat`'s place (or the spectators') at the table's rematch, if there is one."""
         if not t.rematch:
             return None
-        new = self.get(t.rematch)
-        tok = new.row.spectator if seat is None else new.row.tokens[seat]
-        return f"/table/{new.row.id}?t={tok}" if tok else None
+        row = self.tables[t.rematch].row if t.rematch in self.tables else self.store.table(t.rematch)
+        if row is None:
+            return None
+        tok = row.spectator if seat is None else row.tokens[seat]
+        return f"/table/{row.id}?t={tok}" if tok else None
 
     def get(self, table_id: str) -> Table:
         t = self.tables.get(table_id)

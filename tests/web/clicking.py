@@ -75,3 +75,44 @@ def play_by_clicking(page, limit: int = 400, on_move=None) -> list[str]:
         if on_move:
             on_move(len(clicked))
     raise AssertionError("the deal did not end")
+
+
+SNAPSHOT = """() => {
+    const d = document.documentElement.cloneNode(true);
+    d.querySelectorAll('#phase-doc, #contract-doc, #control-doc').forEach((e) => e.remove());
+    d.querySelectorAll('[title]').forEach((e) => e.removeAttribute('title'));
+    return [document.body.dataset.moves || '', d.outerHTML];
+}"""
+
+
+def snapshot(page) -> tuple[str, str]:
+    """A page as it is now, read at once: its deal and action count (body data-moves) and its HTML without the
+    rules' own words (a line on a phase or a contract may name a card: the file's text, not the deal's)."""
+    return tuple(page.evaluate(SNAPSHOT))
+
+
+def spectator_leaks(rules, record: dict, snapshots: list[tuple[str, str]]) -> list[tuple[str, set[str]]]:
+    """The cards a spectator's page showed that it may not know, snapshot by snapshot (each checked against the
+    deal of the record as it stood after the snapshot's actions): no hand, no discard, no lay-away."""
+    from ombre_rules import State
+    from ombre_rules.engine.view import public_cards
+
+    out = []
+    for moves, html in snapshots:
+        deal, _, k = moves.partition(":")
+        if deal != "1" or not k:
+            continue
+        s = State(rules, seed=record["seed"], dealer=record["dealer"], pool=record.get("pool") or 0,
+                  session=record.get("session"))
+        for text in record["actions"][:int(k)]:
+            s.apply_str(text)
+        private = 0
+        for h, d in zip(s.hands, s.discards, strict=True):
+            private |= h | d
+        private &= ~public_cards(s)
+        if s.called >= 0:  # a called card is named openly
+            private &= ~(1 << s.called)
+        shown = cards_shown(html, rules, set(rules.deck.names(private)))
+        if shown:
+            out.append((moves, shown))
+    return out
