@@ -57,6 +57,7 @@ class Builder:
         self.cards = Cards(rules.deck)
         self.occurs = occurring(rules)
         self.exprs: list[tuple[str, Any]] = []  # (what, expression) of the file shown in the appendix only
+        self.pool_used = True  # whether a payment moves the pool (the payment tables say when none does)
         self.w.know(never(self.occurs))
         self.book = Book(rules.title, rules.variant,
                          sources={s["tag"]: s["cite"] for s in self.data.get("sources") or []})
@@ -214,16 +215,16 @@ class Builder:
         dealt = r.active * each
         talon = r.deck.size - dealt if d.get("talon", "rest") == "rest" else int(d["talon"])
         packets = join([str(p) for p in d["packets"]])
-        s.rule("packets", f"The dealer gives each player in the deal {each} cards, in packets of {packets}, "
-                          f"starting with forehand" + (f"; the other {talon} cards are the talon, face down." if talon
-                                                       else "; nothing is left over."))
         la = r.lay_away
+        dealer_takes = la is not None and la.at_deal and la.take_talon and talon
+        rest = (f"; the last {talon} cards go to the dealer, who so holds {each + talon}." if dealer_takes
+                else f"; the other {talon} cards are the talon, face down." if talon else "; nothing is left over.")
+        s.rule("packets", f"The dealer gives each player in the deal {each} cards, in packets of {packets}, "
+                          f"starting with forehand{rest}")
         if la is not None and la.at_deal:
             doc = (self.data.get("lay_away") or {}).get("doc")
-            took = f"takes the {plural(talon, 'talon card')} into his hand ({each + talon} cards) and " \
-                if la.take_talon else ""
-            s.rule("lay_away", doc or f"Before the bidding the dealer {took}lays {plural(la.count, 'card')} away, "
-                                      f"face down; they count as his at the end. He may lay away "
+            s.rule("lay_away", doc or f"Before the bidding the dealer lays {plural(la.count, 'card')} away, face "
+                                      f"down; they count as his at the end. He may lay away "
                                       f"{self.cards.mask(la.allowed)} (any card if he holds too few of them).")
 
     def session(self) -> None:

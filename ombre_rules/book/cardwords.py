@@ -57,17 +57,20 @@ class Cards:
         for ranks, suits in groups:
             every = {c.rank for c in deck.cards if c.suit is suits[0]}
             names = join([s.attrs.get("symbol") or s.name for s in suits], "or")
-            if ranks == every:
-                parts.append(f"any {names}")
+            if len(suits) == 1 and not suits[0].attrs.get("symbol"):
+                left = [c.name for c in deck.cards if c.suit is suits[0] and not mask >> c.id & 1]
+                shown = [c.name for c in deck.cards if c.suit is suits[0] and mask >> c.id & 1]
+                parts.append(f"any of the {names}" if not left else f"any of the {names} except {join(left)}"
+                             if len(shown) > len(left) else join(shown, "or"))
+            elif ranks == every:
+                parts.append(f"any card of {names}")
             elif len(ranks) * 2 > len(every) and all({c.rank for c in deck.cards if c.suit is s} == every
                                                      for s in suits):
                 left = [r for r in _ordered(deck, suits[0]) if r not in ranks]
-                parts.append(f"any {names} but {join(left, 'or')}")
-            elif len(suits) == 1 and not suits[0].attrs.get("symbol"):
-                parts.append(join([c.name for c in deck.cards if c.suit is suits[0] and mask >> c.id & 1]))
+                parts.append(f"any card of {names} except the {join(left)}")
             else:
-                parts.append(f"{join(_ordered(deck, suits[0], ranks), 'or')} of {names}")
-        return join(parts, "or") or "no card"
+                parts.append(f"a {join(_ordered(deck, suits[0], ranks), 'or')} of {names}")
+        return join(parts, "or") if len(parts) < 3 else "; or ".join(parts) or "no card"
 
 
 def _ordered(deck: Any, suit: Any, only: frozenset[str] | None = None) -> list[str]:

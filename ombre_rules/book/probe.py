@@ -33,6 +33,7 @@ class Situation:
     inviter: int = -1
     doubles: int = 0
     alone: bool = False
+    taken: bool = False  # the declarer gave up and the first defender took his game over
 
     def but(self, **kw: Any) -> Situation:
         return replace(self, **kw)
@@ -100,6 +101,8 @@ class Probe:
             st.ctx = rules.context(self.contract.ranking, sit.trump)
         if sit.alone:
             st.partner = -1
+        if sit.taken:
+            st.taken_from, st.declarer = st.declarer, self.defenders[0]
         hands = list(st.play_hands) if self.played else list(st.hands)
         dealt = list(st.deal_hands)
         if sit.run is not None and st.ctx is not None:
@@ -121,7 +124,8 @@ class Probe:
         """Settle a prepared deal with a pool, by the contract's compiled settlement (None when it fails on a
         situation no real deal reaches)."""
         st = prepared.clone()
-        st.pool = st.pool_before = pool
+        st.pool = pool
+        st.pool_before = 0  # the pool held nothing before this deal's stakes
         st.payments = [0] * st.n
         try:
             outcome = st._run_block(self.contract.finish)

@@ -430,8 +430,8 @@ def play(b: Builder) -> None:
         e = b.rules.excuse
         card = b.cards.name(e.card)
         text = (f"{card} is the excuse: it may be played at any time instead of following, never wins the trick, "
-                f"and goes back to its owner, who gives the trick's winner a card worth "
-                f"{b.cards.mask(e.compensation)} from his tricks in return (as soon as he has one).")
+                f"and goes back to its owner, who gives the trick's winner in return one card from his tricks (as "
+                f"soon as he has one) of these: {b.cards.mask(e.compensation)}.")
         if e.last_trick_lost:
             text += " Played to the last trick, it stays with the trick."
         if e.latest:

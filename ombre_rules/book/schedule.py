@@ -10,7 +10,7 @@ from fractions import Fraction
 from itertools import product
 from typing import Any
 
-from ..envs import DealEnv
+from ..envs import DealEnv, defenders
 from ..explain.evaluate import Evaluator
 from .probe import AS_REACHED, Probe, Settled, Situation
 from .reads import names_in, reads
@@ -100,11 +100,27 @@ class Roles:
         names += [words.sitter] * len(self.sitters)
         self.names = names
 
-    def order(self, tricks: list[int], out: int = 0) -> list[int]:
-        """The seats in the columns' order for one case (a defender who passed after those who played)."""
-        side = [self.probe.declarer] + ([self.partner] if self.partner is not None else [])
-        defs = sorted(self.defenders, key=lambda s: (out >> s & 1, -tricks[s]))
+    def order(self, tricks: list[int], out: int = 0, st: Any = None) -> list[int]:
+        """The seats in the columns' order for one case (a defender who passed after those who played); from the
+        settled deal `st` when its declarer is another (a defender who took the game over)."""
+        declarer = st.declarer if st is not None else self.probe.declarer
+        side = [declarer] + ([self.partner] if self.partner is not None else [])
+        defs = defenders(st) if st is not None else self.defenders
+        if st is not None and st.taken_from >= 0:  # the defender who took over, the one who gave up, the other
+            defs = [st.taken_from] + [s for s in defs if s != st.taken_from]
+        else:
+            defs = sorted(defs, key=lambda s: (out >> s & 1, -tricks[s]))
         return side + defs + self.sitters
+
+
+def _holds(probe: Probe, expr: Any) -> bool:
+    """Whether a play condition holds where the probe's deal begins play (true without one, or when it fails)."""
+    if expr is None:
+        return True
+    try:
+        return bool(probe.base.eval(expr))
+    except Exception:  # noqa: BLE001 - a condition that needs more of the deal than its start
+        return True
 
 
 def _value(st: Any, expr: Any) -> Any:
@@ -189,8 +205,16 @@ class Builder:
             for sp in splits(probe.tricks - k, len(side), len(probe.defenders)):
                 rest = _rr(dict(zip(seats, sp, strict=True)), seats)
                 out.append((w.committed(), Situation((probe.declarer,) * k + rest, committed=True)))
-        if c.play.concede is not None or c.play.surrender is not None:
+        concede = c.play.concede
+        if concede is not None and not _holds(probe, concede[1]):
+            concede = None
+        if concede is not None or c.play.surrender is not None and _holds(probe, c.play.surrender):
             out.append((w.conceded(), Situation(conceded=True)))
+        if concede is not None and concede[3] is not None and _holds(probe, concede[3]) and probe.defenders:
+            for sp in splits(probe.tricks, len(seats), 0):
+                taker = probe.defenders[0]
+                order = [taker] + [x for x in seats if x != taker]
+                out.append((w.taken(), Situation(_rr(dict(zip(order, sp, strict=True)), order), taken=True)))
         if rules.defence is not None and len(probe.defenders) > 1:
             defs = probe.defenders
             for i, d in enumerate(defs):
@@ -237,7 +261,7 @@ class Builder:
             if got is None:
                 continue
             outcome, pays, pool, tricks, st = got
-            order = roles.order(tricks, sit.out)
+            order = roles.order(tricks, sit.out, st)
             shown = tuple(tricks[s] for s in order[:len(order) - len(roles.sitters)])
             values = tuple(_value(st, e) for e in labels.values())
             key = " · ".join(map(str, shown)) + "".join(f", {v}" for v in values) + (f" ({notes})" if notes else "")
@@ -297,7 +321,8 @@ class Builder:
         for case in cases:
             got = self.settle(probe, case.sit.but(trump=trump))
             if got is None or got[0] != case.outcome or got[2] != case.pool \
-                    or tuple(got[1][s] for s in Roles(probe, self.words).order(got[3], case.sit.out)) != case.amounts:
+                    or tuple(got[1][s] for s in Roles(probe, self.words).order(got[3], case.sit.out, got[4])) \
+                    != case.amounts:
                 return False
         return True
 

@@ -4,6 +4,7 @@ the outcome they settle and the label the file gives them), the payments worked 
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from typing import Any
 
 from ..explain.phrase import SINGLE_SEATS
@@ -154,24 +155,31 @@ def payment_tables(b: Builder) -> None:
         done.append((c, got))
     if not done:
         return
+    b.pool_used = any(case.pool != Amount(0, Fraction(1)) or any(a.b for a in case.amounts)
+                      for _c, groups in done for g in groups for case in g.cases)
+    pool_words = (f"P is what {w.pool} holds when the deal is settled (its stakes paid, nothing else in it "
+                  f"before), and the last column shows {w.pool} afterwards. ") if b.pool_used else ""
     s.rule("how", f"These tables are worked out by the program: it settles made-up ends of a deal with the "
-                  f"file's own rules. A number is what a player receives (+) or pays (−) in the settlement; P is "
-                  f"what {w.pool} holds when the deal is settled (after any stake put in before it), and the last "
-                  f"column shows {w.pool} afterwards. The defenders are named A, B, … in the order of their tricks, "
-                  f"the most first; a row gives a few of the splits of the tricks that pay as it says.")
+                  f"file's own rules. A number is what a player receives (+) or pays (−) in the settlement. "
+                  f"{pool_words}The defenders are named A, B, … in the order of their tricks, the most first; a row "
+                  f"gives a few of the splits of the tricks that pay as it says.")
     units: list[tuple[Any, Schedule]] = []
     scale: list[tuple[Any, Schedule, Any]] = []
     for c, groups in done:
         for g in groups:
             unit = next((u for u in units if _same_shape(u[1], g)), None)
             f = _ratio(unit[1], g) if unit is not None else None
+            if unit is not None and f == 1:
+                s.rule(f"same.{c.name}{_trumps(b, g)}", f"{c.title}{_trumps(b, g)} pays as "
+                                                        f"{unit[0].title}{_trumps(b, unit[1])}.")
+                continue
             if unit is not None and f is not None:
                 scale.append((c, g, (unit[0], f)))
                 continue
             units.append((c, g))
             scale.append((c, g, None))
             table(b, s, c, g)
-    if len(units) < len(scale):
+    if any(u is not None for _c, _g, u in scale):
         scale_table(b, s, scale)
     if len(done) > 1:
         glance(b, s, done)
@@ -199,7 +207,7 @@ def table(b: Builder, s: Any, c: Any, g: Schedule) -> None:
     for key in rows:
         by_outcome.setdefault(key[0], []).append(key)
     out = []
-    width = 2 + len(g.labels) + n_side + (1 if same_def else n_def) + (len(cols) - n_side - n_def) + 1
+    width = 2 + len(g.labels) + n_side + (1 if same_def else n_def) + (len(cols) - n_side - n_def) + b.pool_used
     for outcome, keys in sorted(by_outcome.items(), key=lambda kv: order.get(kv[0], 99)):
         keys.sort(key=lambda k: (k[3], -max(c.tricks[0] for c in rows[k]), [a.text() for a in k[1]]))
         plain = [k for k in keys if any(not c.notes for c in rows[k])]
@@ -210,7 +218,8 @@ def table(b: Builder, s: Any, c: Any, g: Schedule) -> None:
         shown = _spread(plain, ROWS) + [k for ks in noted.values() for k in _spread(ks, NOTED)]
         for key in shown:
             cases = rows[key]
-            ex = sorted(cases, key=lambda c: (bool(c.notes), c.tricks[0], max(c.tricks[1:], default=0)
+            mid = sorted(c.tricks[0] for c in cases)[len(cases) // 2]
+            ex = sorted(cases, key=lambda c: (bool(c.notes), abs(c.tricks[0] - mid), max(c.tricks[1:], default=0)
                                               - min(c.tricks[1:], default=0), c.tricks))
             splits = list(dict.fromkeys(" · ".join(map(str, c.tricks)) for c in ex))
             tricks = ", ".join(splits[:EXAMPLES]) + (f" … ({len(splits)} in all)" if len(splits) > EXAMPLES else "")
@@ -221,7 +230,7 @@ def table(b: Builder, s: Any, c: Any, g: Schedule) -> None:
             notes = list(dict.fromkeys(re.sub(r" \(.*\)$", "", c.notes) for c in ex if c.notes))
             said = "; or ".join(notes) if notes and key not in plain else ""
             label = cap(w.outcome(outcome)) + (f" ({said})" if said else "")
-            out.append([label, tricks] + [str(v) for v in key[3]] + cells + [_pool(key[2])])
+            out.append([label, tricks] + [str(v) for v in key[3]] + cells + ([_pool(key[2])] if b.pool_used else []))
         if len(shown) < len(keys):
             out.append([cap(w.outcome(outcome)), f"… and {len(keys) - len(shown)} more rows like these"]
                        + [""] * (width - 2))
@@ -232,7 +241,8 @@ def table(b: Builder, s: Any, c: Any, g: Schedule) -> None:
     who = [header(cols[0])] + ([header(cols[1])] if n_side == 2 else []) + \
         (["A", "B", "C", "D", "E"][:n_def] if n_def > 1 else [header(cols[n_side])] if n_def else [])
     s.table(f"table.{c.name}{_trumps(b, g)}", caption,
-            ["outcome", f"tricks ({' · '.join(who)})"] + g.labels + heads + [f"{header(w.pool)} after"], out)
+            ["outcome", f"tricks ({' · '.join(who)})"] + g.labels + heads
+            + ([f"{header(w.pool)} after"] if b.pool_used else []), out)
     held = "his side held" if n_side == 2 else "he held"
     for dim, (labels, rows2) in g.dims.items():
         what = {"run": f"{c.title}: {w.declarer}'s payment by how many of the highest trumps {held}, without a "

@@ -125,6 +125,10 @@ class Words:
     def invited(self) -> str:
         return "the last defender invited the others"
 
+    def taken(self) -> str:
+        return (f"{self.declarer} gave up and a defender took his game over: the tricks of the one who took it, "
+                f"of the one who gave it up, then of the other")
+
     def first(self) -> str:
         return f"{self.declarer} won the first tricks"
 
