@@ -40,7 +40,7 @@ def payments(rules: Any) -> dict[str, Fact]:
             continue
         for g in groups:
             trumps = [t.name for t in g.trumps if hasattr(t, "name")]
-            where = f"trumps {join(trumps, 'or')}, " if trumps else ""
+            where = f"trumps {join(trumps, 'or')}, " if trumps and len(groups) > 1 else ""
             for t in trumps or [""]:
                 for case in g.cases:
                     cells = ", ".join(f"{header(role)} {a.text()}" for role, a in zip(g.roles, case.amounts,

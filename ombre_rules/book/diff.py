@@ -13,6 +13,7 @@ from .inert import why_inert
 from .model import flatten
 
 SHOWN = 4  # cases named in one grouped change
+GROUPS = 12  # grouped changes shown under one heading of facts (the rest counted)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +80,14 @@ def fact_changes(fa: dict[str, Fact], fb: dict[str, Fact], out: Diff, title: str
             continue
         f = old or new
         groups.setdefault((f.heading, old.words if old else None, new.words if new else None), []).append(f.name)
-    for (heading, old_w, new_w), names in groups.items():
+    items = list(groups.items())
+    for i, ((heading, old_w, new_w), names) in enumerate(items):
+        if i == GROUPS:
+            rest = sum(len(set(n)) for _k, n in items[GROUPS:])
+            out.sections.setdefault(title, []).append(
+                Change(f"{title}|more", "And more", f"{len(items) - GROUPS} further kinds of change",
+                       f"in {rest} further cases"))
+            break
         names = list(dict.fromkeys(names))
         name = f"{heading}: " + "; ".join(names[:SHOWN]) + (f" (and {len(names) - SHOWN} more)" if len(names) > SHOWN
                                                              else "")

@@ -150,7 +150,7 @@ def contract(b: Builder, c: Any) -> None:
     w, say = b.w, b.say
     s = b.book.section(f"contract.{c.name}", c.title)
     if data.get("doc"):
-        s.rule("doc", str(data["doc"]))
+        s.rule("doc", cap(str(data["doc"]).rstrip(".")) + ".")
     if c.biddable:
         if c.jump:
             s.rule("bid", "It may be bid with a jump over any lower bid.")
@@ -330,12 +330,11 @@ def own_play(b: Builder, s: Any, c: Any, key: str, value: Any) -> None:
 
 def obligation(b: Builder, item: dict) -> str:
     """A play obligation in words (its `doc:`, else its condition), with its exemption."""
-    if item.get("doc"):
-        return cap(str(item["doc"]).rstrip(".")) + "."
-    text = f"a player must play a card for which {b.say(item['must'])}, if he holds one"
+    text = str(item["doc"]).rstrip(".") if item.get("doc") else \
+        f"a player must play a card for which {b.say(item['must'])}, if he holds one"
     ex = item.get("exempt")
     if ex and b.holds(ex) is not False:
-        text += f"; but a card for which {b.say(ex)} need not be played"
+        text += f"; but he need not play a card to it when {b.say(ex)}"
     return cap(text) + "."
 
 

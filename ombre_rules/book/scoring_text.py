@@ -87,7 +87,7 @@ def payment_words(b: Builder) -> None:
             if not text:
                 continue
             title = "When all pass" if oname == "all_pass" else cap(w.outcome(oname))
-            label = f" — {body['label']}" if body.get("label") else ""
+            label = _label(str(body.get("label") or ""), title)
             line = f"{title}{label}: {text}"
             if s.items and getattr(s.items[-1], "text", None) == line:  # the same step for another seat
                 continue
@@ -95,6 +95,13 @@ def payment_words(b: Builder) -> None:
     summary = b.data.get("summary") or {}
     for label, expr in summary.items():
         s.rule(f"summary.{label}", f"At the end of a deal the result also shows {label}.", expr)
+
+
+def _label(label: str, title: str) -> str:
+    """A step's label after its outcome's title (` — the pool's worth`), the outcome's own name left out."""
+    if label.lower().startswith(title.lower()):
+        label = label[len(title):].strip(" ()")
+    return f" — {label}" if label else ""
 
 
 def step(b: Builder, kind: str, body: dict, default: str) -> str:
