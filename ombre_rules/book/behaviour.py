@@ -4,6 +4,7 @@ same seeded deals played by the same bots (their actions and results). `diff.py`
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from ..engine import State
@@ -15,6 +16,7 @@ from .schedule import Builder as Schedules
 from .words import Words, cap, header, join
 
 DEALS = 8  # seeded deals played by both rule sets
+DIMS = {"run": "the declarer's payment by the top trumps his side held", "doubles": "the declarer's payment doubled"}
 
 
 @dataclass(frozen=True)
@@ -26,6 +28,7 @@ class Fact:
     words: str
 
 
+@lru_cache(maxsize=8)
 def payments(rules: Any) -> dict[str, Fact]:
     """Every case of every contract's schedule, keyed by the contract's name and the case (its trump group, its
     tricks and notes): its outcome and each role's payment."""
@@ -46,7 +49,14 @@ def payments(rules: Any) -> dict[str, Fact]:
                     cells = ", ".join(f"{header(role)} {a.text()}" for role, a in zip(g.roles, case.amounts,
                                                                                      strict=True))
                     words = f"{cap(w.outcome(case.outcome))}: {cells}; {w.pool} after: {_pool(case.pool)}"
+                    if case.carry:
+                        words += f"; for the next deal: {case.carry}"
                     out[f"{c.name}|{t}|{case.key}"] = Fact(c.title, f"{where}tricks {case.key}", words)
+            for dim, (labels, rows) in g.dims.items():
+                for o, cells in rows:
+                    out[f"{c.name}|{dim}|{o}"] = Fact(c.title, f"{cap(w.outcome(o))}, {DIMS[dim]}",
+                                                      ", ".join(f"{lab}: {x}" for lab, x in zip(labels, cells,
+                                                                                               strict=True)))
     return out
 
 
@@ -56,6 +66,7 @@ def _pool(a: Any) -> str:
     return pool_words(a)
 
 
+@lru_cache(maxsize=8)
 def legal(rules: Any) -> dict[str, Fact]:
     """For each trump context a contract that can occur is played in, and each card led: the cards a player must
     play when he holds one, obligation by obligation (any card when none binds)."""
@@ -106,7 +117,8 @@ class Played:
     result: str
 
 
-def play(rules: Any, deals: int = DEALS) -> list[Played]:
+@lru_cache(maxsize=8)
+def play(rules: Any, deals: int = DEALS) -> tuple[Played, ...]:
     """The deals of seeds 0.. played by one greedy bot per seat (each seeded by its seat)."""
     w = Words(rules)
     cards = Cards(rules.deck)
@@ -125,7 +137,7 @@ def play(rules: Any, deals: int = DEALS) -> list[Played]:
                 if r.contract else cap(w.outcome(r.outcome)))
         pays = join([f"{_seat(st, s, w)} {_signed(p)}" for s, p in enumerate(r.payments)])
         out.append(Played(seed, acts, f"{what}; {pays}"))
-    return out
+    return tuple(out)
 
 
 def _seat(st: State, seat: int, w: Words) -> str:

@@ -65,8 +65,8 @@ def book_changes(book_a: Any, book_b: Any, out: Diff) -> None:
                     changes.append(Change(f"{k}.{col}", f"{old.name}, {col}", was.get(col), now.get(col)))
             continue
         if old is not None and new is not None and old.words == new.words:
-            changes.append(Change(k, old.name, f"{old.words} (as the file writes it: {old.expr or 'nothing'})",
-                                  f"{new.words} (as the file writes it: {new.expr or 'nothing'})"))
+            changes.append(Change(k, old.name, f"{old.words} (as the file writes it: `{old.expr or 'nothing'}`)",
+                                  f"{new.words} (as the file writes it: `{new.expr or 'nothing'}`)"))
             continue
         changes.append(Change(k, (old or new).name, old.words if old else None, new.words if new else None))
 
@@ -111,18 +111,21 @@ def play_changes(a: Any, b: Any, out: Diff, deals: int = DEALS) -> None:
         out.sections.setdefault(title, []).append(Change(f"deal.{pa.seed}", f"Deal of seed {pa.seed}", old, new))
 
 
-def diff_rules(a: Any, b: Any, deals: int = DEALS, behaviour: bool = True) -> Diff:
+def diff_rules(a: Any, b: Any, deals: int = DEALS, behaviour: bool = True, first: bool = False) -> Diff:
     """The diff of two rule sets: the books (without worked deals and options), then (`behaviour`) the payments
-    case by case, the cards that must be played, and `deals` seeded deals; a note on why nothing changes."""
+    case by case, the cards that must be played, and `deals` seeded deals; a note on why nothing changes.
+    `first`: stop after the first of these that differs (what a test of every option choice needs)."""
     out = Diff(a.variant, b.variant)
     book_changes(build(a, options=False, examples=False, payments=False),
                  build(b, options=False, examples=False, payments=False), out)
-    if behaviour:
-        fact_changes(payments(a), payments(b), out, "Payments, case by case")
-        if a.deck.size == b.deck.size and [c.name for c in a.deck.cards] == [c.name for c in b.deck.cards]:
-            fact_changes(legal(a), legal(b), out, "The cards a player must play")
-        if deals:
-            play_changes(a, b, out, deals)
+    same_deck = [c.name for c in a.deck.cards] == [c.name for c in b.deck.cards]
+    parts = [lambda: fact_changes(payments(a), payments(b), out, "Payments, case by case"),
+             lambda: fact_changes(legal(a), legal(b), out, "The cards a player must play") if same_deck else None,
+             lambda: play_changes(a, b, out, deals) if deals else None]
+    for part in parts if behaviour else []:
+        if first and not out.empty:
+            break
+        part()
     if out.empty:
         out.note = why_inert(a, b)
     return out

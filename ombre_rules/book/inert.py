@@ -14,6 +14,29 @@ def _mentions(node: Any, key: str) -> bool:
     return re.search(rf"\bopt\.{re.escape(key)}\b", json.dumps(node, default=str)) is not None
 
 
+def _texts(node: Any) -> list[str]:
+    if isinstance(node, dict):
+        return [t for v in node.values() for t in _texts(v)]
+    if isinstance(node, list):
+        return [t for v in node for t in _texts(v)]
+    return [node] if isinstance(node, str) else []
+
+
+def _gate(live: Any, key: str, options: dict[str, Any]) -> str:
+    """Another option whose choice an expression reading opt.KEY is gated by, as `X is V (here it is W)`: an
+    `opt.X == 'V'` or a bare `opt.X` (true) in the same expression, where X is not V now."""
+    for text in _texts(live):
+        if not re.search(rf"\bopt\.{re.escape(key)}\b", text):
+            continue
+        for other, value in re.findall(r"\bopt\.(\w+)\s*==\s*'([^']*)'", text):
+            if other != key and other in options and fmt_value(options[other]) != value:
+                return f"{other} is {value} (here it is {fmt_value(options[other])})"
+        for other in re.findall(r"\bopt\.(\w+)\b(?!\s*(?:==|!=))", text):
+            if other != key and options.get(other) is False:
+                return f"{other} is true (here it is false)"
+    return ""
+
+
 def why_inert(a: Any, b: Any) -> str:
     """A sentence on why the diff of a and b is empty."""
     name_a, name_b = parse_variant_string(a.variant)[0], parse_variant_string(b.variant)[0]
@@ -32,7 +55,11 @@ def _one(a: Any, key: str, other: Any) -> str:
     head = f"Setting {key} to {now} instead of {was} changes nothing here"
     live = {k: v for k, v in data.items() if k != "options"}
     if _mentions(live, key):
-        return f"{head}: the rules read it, but no deal, rule or payment comes out differently. ({doc})"
+        gate = _gate(live, key, spec.options)
+        if gate:
+            return f"{head}: it acts only when {gate}." + (f" It stands for: {doc}." if doc else "")
+        return f"{head}: the rules read it, but no deal, rule or payment comes out differently." \
+            + (f" It stands for: {doc}." if doc else "")
     under = []
     for o, spec_o in options.items():
         choices = spec_o.get("choices")

@@ -89,8 +89,11 @@ def flatten(book: Book) -> dict[str, Entry]:
             if isinstance(item, Rule):
                 out[item.key] = Entry(s.title, item.text, item.text, expr=item.expr)
             else:
+                seen: dict[str, int] = {}
                 for row in item.rows:
                     cells = tuple(zip(item.header[1:], row[1:], strict=False))
-                    out[f"{item.key}.{row[0]}"] = Entry(s.title, f"{item.caption}, {row[0]}",
+                    seen[row[0]] = seen.get(row[0], 0) + 1  # a first cell met again: its second row, …
+                    key = row[0] + (f"#{seen[row[0]]}" if seen[row[0]] > 1 else "")
+                    out[f"{item.key}.{key}"] = Entry(s.title, f"{item.caption}, {row[0]}",
                                                         ", ".join(f"{h}: {c}" for h, c in cells), cells)
     return out

@@ -46,6 +46,7 @@ class Settled:
     outcome: str
     payments: tuple[int, ...]
     pool: int
+    carry: tuple = ()  # the values the session carries to the next deal, as the settlement leaves them
 
 
 class Probe:
@@ -131,7 +132,7 @@ class Probe:
             outcome = st._run_block(self.contract.finish)
         except Exception:  # noqa: BLE001 - a made-up situation no deal reaches
             return None
-        return Settled(str(outcome), tuple(st.payments), st.pool)
+        return Settled(str(outcome), tuple(st.payments), st.pool, st.carry_after)
 
     def settle(self, sit: Situation) -> Settled | None:
         """Settle one situation."""

@@ -348,8 +348,9 @@ def claim_rule(b: Builder, s: Any, cl: dict, key: str) -> None:
 
 
 def concede_rule(b: Builder, s: Any, co: dict, key: str) -> None:
+    exprs = "; ".join(f"{k}: {co[k]}" for k in ("when", "consent", "takeover") if co.get(k))
     if co.get("doc"):
-        s.rule(key, str(co["doc"]), co.get("when"))
+        s.rule(key, str(co["doc"]), exprs)
         return
     say = b.say
     text = f"Before trick {co['before_trick']} {b.w.declarer} may give up"
@@ -359,7 +360,7 @@ def concede_rule(b: Builder, s: Any, co: dict, key: str) -> None:
         text += f"; {b.w.defenders} must agree when {say(co['consent'])}"
     if co.get("takeover") and b.holds(co["takeover"]) is not False:
         text += f"; a defender who does not agree takes his place when {say(co['takeover'])}"
-    s.rule(key, text + ".", co.get("when"))
+    s.rule(key, text + ".", exprs)
 
 
 def before_play(b: Builder) -> None:

@@ -67,6 +67,7 @@ class Case:
     pool: Amount
     sit: Situation = field(compare=False, default=Situation())
     values: tuple[Any, ...] = ()  # the schedule's quantities (labels) in this case
+    carry: str = ""  # what the settlement leaves the next deal (the session's carried values it changes), in words
 
 
 @dataclass
@@ -111,6 +112,27 @@ class Roles:
         else:
             defs = sorted(defs, key=lambda s: (out >> s & 1, -tricks[s]))
         return side + defs + self.sitters
+
+
+def carried(rules: Any, st: Any, order: list[int], words: Any) -> str:
+    """The session's values a settled deal changes for the next one, in words: a value kept per seat as the
+    change of each role's, any other as its new value (`the couleur: spades`)."""
+    carry = rules.carry
+    if carry is None:
+        return ""
+    out = []
+    for i, name in enumerate(carry.names):
+        before, after = st.carry[i], st.carry_after[i]
+        if before == after:
+            continue
+        what = words.terms.get(name) or name.replace("_", " ")
+        if isinstance(after, list) and len(after) == rules.players and all(type(x) is int for x in after):
+            old = list(before) + [0] * (len(after) - len(before))
+            out.append(f"{what} " + " · ".join(_signed(after[s] - old[s]) for s in order))
+        else:
+            shown = getattr(after, "name", after)
+            out.append(f"{what}: {'none' if shown in (None, '', []) else shown}")
+    return "; ".join(out)
 
 
 def _holds(probe: Probe, expr: Any) -> bool:
@@ -248,6 +270,7 @@ class Builder:
         pool = Amount.fit(tuple(s.pool for s in got))
         if pool is None:
             return None
+        prepared.carry_after = got[0].carry  # kept with the deal for the words of what it leaves the next one
         return got[0].outcome, pays, pool, list(prepared.tricks), prepared
 
     def schedule(self, probe: Probe, trump: Any, read: set[str], labels: dict[str, Any]) -> Schedule:
@@ -268,7 +291,8 @@ class Builder:
             if key in seen:
                 continue
             seen.add(key)
-            sch.cases.append(Case(key, shown, notes, outcome, tuple(pays[s] for s in order), pool, sit, values))
+            sch.cases.append(Case(key, shown, notes, outcome, tuple(pays[s] for s in order), pool, sit, values,
+                                  carried(self.rules, st, order, self.words)))
         return sch
 
     def contract(self, c: Any) -> list[Schedule] | None:

@@ -203,7 +203,8 @@ def table(b: Builder, s: Any, c: Any, g: Schedule) -> None:
     w = b.w
     rows: dict[tuple, list[Any]] = {}
     for case in g.cases:
-        rows.setdefault((case.outcome, case.amounts, case.pool, case.values), []).append(case)
+        rows.setdefault((case.outcome, case.amounts, case.pool, case.values, case.carry), []).append(case)
+    carries = any(case.carry for case in g.cases)
     cols = list(g.roles)
     n_side = 1 + (1 if len(cols) > 1 and cols[1] == w.partner else 0)
     n_def = sum(1 for r in cols if r.startswith(w.defender))
@@ -214,7 +215,8 @@ def table(b: Builder, s: Any, c: Any, g: Schedule) -> None:
     for key in rows:
         by_outcome.setdefault(key[0], []).append(key)
     out = []
-    width = 2 + len(g.labels) + n_side + (1 if same_def else n_def) + (len(cols) - n_side - n_def) + b.pool_used
+    width = 2 + len(g.labels) + n_side + (1 if same_def else n_def) + (len(cols) - n_side - n_def) + b.pool_used \
+        + carries
     for outcome, keys in sorted(by_outcome.items(), key=lambda kv: order.get(kv[0], 99)):
         keys.sort(key=lambda k: (k[3], -max(c.tricks[0] for c in rows[k]), [a.text() for a in k[1]]))
         plain = [k for k in keys if any(not c.notes for c in rows[k])]
@@ -237,7 +239,8 @@ def table(b: Builder, s: Any, c: Any, g: Schedule) -> None:
             notes = list(dict.fromkeys(re.sub(r" \(.*\)$", "", c.notes) for c in ex if c.notes))
             said = "; or ".join(notes) if notes and key not in plain else ""
             label = cap(w.outcome(outcome)) + (f" ({said})" if said else "")
-            out.append([label, tricks] + [str(v) for v in key[3]] + cells + ([_pool(key[2])] if b.pool_used else []))
+            out.append([label, tricks] + [str(v) for v in key[3]] + cells + ([_pool(key[2])] if b.pool_used else [])
+                       + ([rows[key][0].carry or "—"] if carries else []))
         if len(shown) < len(keys):
             out.append([cap(w.outcome(outcome)), f"… and {len(keys) - len(shown)} more rows like these"]
                        + [""] * (width - 2))
@@ -249,7 +252,7 @@ def table(b: Builder, s: Any, c: Any, g: Schedule) -> None:
         (["A", "B", "C", "D", "E"][:n_def] if n_def > 1 else [header(cols[n_side])] if n_def else [])
     s.table(f"table.{c.name}{_trumps(b, g)}", caption,
             ["outcome", f"tricks ({' · '.join(who)})"] + g.labels + heads
-            + ([f"{header(w.pool)} after"] if b.pool_used else []), out)
+            + ([f"{header(w.pool)} after"] if b.pool_used else []) + (["for the next deal"] if carries else []), out)
     held = "his side held" if n_side == 2 else "he held"
     for dim, (labels, rows2) in g.dims.items():
         what = {"run": f"{c.title}: {w.declarer}'s payment by how many of the highest trumps {held}, without a "

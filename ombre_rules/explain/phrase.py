@@ -25,6 +25,7 @@ VARS: dict[str, str] = {
     "high_bid": "the highest bid so far",
     "trick_winners": "the winners of the tricks so far", "table_seats": "the seats at the table",
     "choice": "the choice", "bidder": "the bidder", "seats": "the number of seats",
+    "deals_played": "the number of deals played",
     "none": "none", "true": "true", "false": "false",
 }
 
@@ -212,6 +213,9 @@ class Phraser:
             return f"the chosen {attr.replace('_', ' ')}"
         if isinstance(obj, Tree) and obj.data == "name" and str(obj.children[0]) == "session":
             return self.words.get(str(attr)) or f"the {str(attr).replace('_', ' ')}"
+        if isinstance(obj, Tree) and obj.data == "name" and str(obj.children[0]) == "contract" \
+                and str(attr) in self.words:
+            return self.words[str(attr)]
         return f"the {self.words.get(str(attr), str(attr).replace('_', ' '))} of {self.node(obj)}"
 
     def _call(self, t: Tree) -> str:
