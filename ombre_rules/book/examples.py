@@ -61,18 +61,30 @@ class Seats:
 
 
 def account_words(st: State, w: Any, seats: Seats) -> str:
-    """A deal's account with the seats by role, each transfer once (a transfer to or from several seats alike
-    is said once for all of them)."""
+    """A deal's account with the seats by role; transfers alike but for the payer (every player's stake) said
+    once for all of them."""
     lines: list[str] = []
-    for e in st.account():
+    entries = list(st.account())
+    i = 0
+    while i < len(entries):
+        e = entries[i]
+        same = [e]
+        while i + len(same) < len(entries):
+            f = entries[i + len(same)]
+            if (f.label, f.payee, f.amount, f.why) != (e.label, e.payee, e.amount, e.why) or f.payer is POOL:
+                break
+            same.append(f)
+        i += len(same)
         label = "the stake" if e.label == "ante" else w.outcome(e.label) if e.label == st.result.outcome else e.label
         why = f" ({e.why.split(' = ')[0]})" if e.why and _WHY.match(e.why) else ""
+        payers = join([seats[x.payer] for x in same if x.payer is not POOL])
+        each = " each" if len(same) > 1 else ""
         if e.payer is POOL:
             lines.append(f"{label}: {seats[e.payee]} takes {e.amount} from {w.pool}{why}")
         elif e.payee is POOL:
-            lines.append(f"{label}: {seats[e.payer]} puts {e.amount} into {w.pool}{why}")
+            lines.append(f"{label}: {payers}{each} put{'s' if not each else ''} {e.amount} into {w.pool}{why}")
         else:
-            lines.append(f"{label}: {seats[e.payer]} pays {seats[e.payee]} {e.amount}{why}")
+            lines.append(f"{label}: {payers}{each} pay{'s' if not each else ''} {seats[e.payee]} {e.amount}{why}")
     return "; ".join(lines) or "no payments"
 
 
@@ -103,11 +115,10 @@ def examples_section(b: Any) -> None:
                 order = [(st.dealer + i) % rules.players for i in range(1, rules.players + 1)]
                 tricks = join([f"{seats[s]} {r.tricks[s]}" for s in order if r.tricks[s] or s in _players(st)])
                 net = join([f"{seats[s]} {_signed(r.payments[s])}" for s in order])
-                rows.append([cap(w.outcome(name)), f"seed {st.seed}: {deal}; tricks: {tricks}",
-                             account_words(st, w, seats), net])
-            if rows:
-                s.table(f"ex.{c.name}", c.title, ["outcome", "the deal", "the account", "net"], rows)
-            else:
+                rows.append(name)
+                s.rule(f"ex.{c.name}.{name}", f"{c.title}, {w.outcome(name)} (seed {st.seed}): {deal}. Tricks: "
+                                              f"{tricks}. The account: {account_words(st, w, seats)}. In all: {net}.")
+            if not rows:
                 s.rule(f"ex.{c.name}", f"{c.title}: not reached in {DEALS} deals.")
 
 

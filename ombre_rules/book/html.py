@@ -25,7 +25,7 @@ code{background:#f3f3f3;padding:0 .2rem;border-radius:3px;font-size:.85em;word-b
 table{border-collapse:collapse;margin:.5rem 0 1rem;font-size:.9rem}
 th,td{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}
 th{background:#f3f3f3}td.n{text-align:right;white-space:nowrap}
-caption{text-align:left;font-weight:600;padding:.2rem 0;caption-side:top}
+p.caption{font-weight:600;margin:.8rem 0 .2rem}
 .src{color:#555;font-size:.9rem}.red{color:#c00}.black{color:#111}.other{color:#05a}
 .old{color:#a00;text-decoration:line-through}.new{color:#070}.kind{color:#555;font-size:.85rem}
 .note{background:#f6f4ee;padding:.6rem .9rem}
@@ -62,8 +62,9 @@ def _table(t: Table, mark: CardMarks) -> str:
     head = "".join(f'<th scope="col">{html.escape(h)}</th>' for h in t.header)
     rows = "".join("<tr>" + "".join(f'<td{" class=n" if _NUMBER.match(c) else ""}>{mark(c)}</td>' for c in row)
                    + "</tr>" for row in t.rows)
-    return (f'<div class="scroll"><table><caption>{mark(t.caption)}</caption><thead><tr>{head}</tr>'
-            f"</thead><tbody>{rows}</tbody></table></div>")
+    cap = mark(t.caption)
+    return (f'<p class="caption">{cap}</p><div class="scroll" role="region" tabindex="0" aria-label="'
+            f'{html.escape(t.caption)}"><table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>')
 
 
 def scoped(css: str, scope: str) -> str:

@@ -130,7 +130,7 @@ def carried(rules: Any, st: Any, order: list[int], words: Any) -> str:
             old = list(before) + [0] * (len(after) - len(before))
             out.append(f"{what} " + " · ".join(_signed(after[s] - old[s]) for s in order))
         else:
-            shown = getattr(after, "name", after)
+            shown = "the trump suit" if after is not None and after is st.trump else getattr(after, "name", after)
             out.append(f"{what}: {'none' if shown in (None, '', []) else shown}")
     return "; ".join(out)
 

@@ -204,7 +204,7 @@ def table(b: Builder, s: Any, c: Any, g: Schedule) -> None:
     rows: dict[tuple, list[Any]] = {}
     for case in g.cases:
         rows.setdefault((case.outcome, case.amounts, case.pool, case.values, case.carry), []).append(case)
-    carries = any(case.carry for case in g.cases)
+    carries = len({case.carry for case in g.cases}) > 1  # a value every deal sets alike (a counter) is not shown
     cols = list(g.roles)
     n_side = 1 + (1 if len(cols) > 1 and cols[1] == w.partner else 0)
     n_def = sum(1 for r in cols if r.startswith(w.defender))
@@ -293,26 +293,27 @@ def _ratio(a: Schedule, b: Schedule) -> Any:
 
 
 def scale_table(b: Builder, s: Any, scale: list[tuple[Any, Schedule, Any]]) -> None:
-    """A 2-D table for contracts that pay a multiple of a table above: by contract and trump suit."""
-    suits = [su for su in b.rules.deck.suits]
+    """A 2-D table for contracts that pay a multiple of a table above, by contract and trump suit: each cell the
+    number the amounts of the table named in the row are multiplied by ("its table": the contract's own)."""
+    suits = list(b.rules.deck.suits)
     cols = {su.name: i for i, su in enumerate(suits)}
     rows: dict[str, list[str]] = {}
-    base_of: dict[str, str] = {}
     for c, g, unit in scale:
-        row = rows.setdefault(c.title, ["—"] * (len(suits) + 1))
-        f = "1" if unit is None else str(unit[1])
-        base = c.title if unit is None else unit[0].title
-        base_of.setdefault(c.title, base)
+        row = rows.setdefault(c.title, ["—"] * (len(suits) + 2))
+        if unit is not None:
+            row[-1] = unit[0].title
+        cell = f"× {unit[1]}" if unit is not None else "its table"
         if not any(hasattr(t, "name") for t in g.trumps):
-            row[-1] = f"× {f}" if unit is not None else "own table"
+            row[-2] = cell
         for t in g.trumps:
             if hasattr(t, "name"):
-                row[cols[t.name]] = f"× {f}" if unit is not None else "its table"
-    first = next(c for c, _g, u in scale if u is None)
-    s.table("scale", f"The other contracts and trump suits pay the table of {first.title}"
-                     f"{_trumps(b, next(g for c, g, u in scale if u is None))} times the number shown",
-            ["contract"] + [su.name for su in suits] + ["no trumps"],
-            [[name] + cells for name, cells in rows.items()])
+                row[cols[t.name]] = cell
+    keep = [i for i in range(len(suits) + 1) if any(r[i] != "—" for r in rows.values())]
+    heads = [su.name for su in suits] + ["no trumps"]
+    s.table("scale", "Contracts and trump suits that pay a table above times a number",
+            ["contract"] + [heads[i] for i in keep] + ["times the table of"],
+            [[name] + [cells[i] for i in keep] + [cells[-1] if cells[-1] != "—" else name]
+             for name, cells in rows.items()])
 
 
 def glance(b: Builder, s: Any, done: list[tuple[Any, list[Schedule]]]) -> None:
