@@ -116,8 +116,9 @@ def examples_section(b: Any) -> None:
                 tricks = join([f"{seats[s]} {r.tricks[s]}" for s in order if r.tricks[s] or s in _players(st)])
                 net = join([f"{seats[s]} {_signed(r.payments[s])}" for s in order])
                 rows.append(name)
-                s.rule(f"ex.{c.name}.{name}", f"{c.title}, {w.outcome(name)} (seed {st.seed}): {deal}. Tricks: "
-                                              f"{tricks}. The account: {account_words(st, w, seats)}. In all: {net}.")
+                played = f"Tricks: {tricks}." if sum(r.tricks) else "No card was played."
+                s.rule(f"ex.{c.name}.{name}", f"{c.title}, {w.outcome(name)} (seed {st.seed}): {deal}. {played} The "
+                                              f"account: {account_words(st, w, seats)}. In all: {net}.")
             if not rows:
                 s.rule(f"ex.{c.name}", f"{c.title}: not reached in {DEALS} deals.")
 
