@@ -52,10 +52,10 @@ def payments(rules: Any) -> dict[str, Fact]:
                     if case.carry:
                         words += f"; for the next deal: {case.carry}"
                     out[f"{c.name}|{t}|{case.key}"] = Fact(c.title, f"{where}tricks {case.key}", words)
-            for dim, (labels, rows) in g.dims.items():
-                for o, cells in rows:
+            for dim, (labels, dim_rows) in g.dims.items():
+                for o, dim_cells in dim_rows:
                     out[f"{c.name}|{dim}|{o}"] = Fact(c.title, f"{cap(w.outcome(o))}, {DIMS[dim]}",
-                                                      ", ".join(f"{lab}: {x}" for lab, x in zip(labels, cells,
+                                                      ", ".join(f"{lab}: {x}" for lab, x in zip(labels, dim_cells,
                                                                                                strict=True)))
     return out
 
@@ -72,19 +72,19 @@ def legal(rules: Any) -> dict[str, Fact]:
     play when he holds one, obligation by obligation (any card when none binds)."""
     out: dict[str, Fact] = {}
     cards = Cards(rules.deck)
-    uses: dict[tuple, list[str]] = {}
+    uses: dict[tuple, list[Any]] = {}
     for c in occurring(rules):
         if c.played and c.base is None:
             for t in rules.trump_choices(c):
                 uses.setdefault((c.ranking, t.name if t is not None else "", c.follow_id), []).append(c)
     for (ranking, tname, fid), contracts in uses.items():
         titles = [c.title for c in contracts]
-        t = next((su for su in rules.deck.suits if su.name == tname), None)
-        rows = rules.context(ranking, t).follow(fid)
+        suit = next((su for su in rules.deck.suits if su.name == tname), None)
+        follows = rules.context(ranking, suit).follow(fid)
         where = f"{join(titles)}, {'trumps ' + tname if tname else 'no trumps'}"
         for led in rules.deck.cards:
             parts = []
-            for i, (bind, must) in enumerate(rows[led.id]):
+            for i, (bind, must) in enumerate(follows[led.id]):
                 parts.append(f"obligation {i + 1}: must play one of {cards.row(rules.deck.bits(must)) or 'none'}"
                              + (f" (binding only a hand holding one of {cards.row(rules.deck.bits(bind))})"
                                 if bind != must else ""))
@@ -132,7 +132,8 @@ def play(rules: Any, deals: int = DEALS) -> tuple[Played, ...]:
             a = act(bots[seat], st, seat)
             acts.append(f"{_seat(st, seat, w)} {_action(rules, a, w, cards)}")
             st.apply(a)
-        r = st.result
+        r = st.res
+        assert r is not None  # played to its end
         what = (f"{cap(w.outcome(r.outcome))} in {rules.contract_by_name[r.contract].title}"
                 if r.contract else cap(w.outcome(r.outcome)))
         pays = join([f"{_seat(st, s, w)} {_signed(p)}" for s, p in enumerate(r.payments)])

@@ -33,9 +33,9 @@ def occurring(rules: Any) -> list[Any]:
     return [c for c in rules.contracts if c in bases or (c.base or c) in bases]
 
 
-def never(contracts: list[Any]) -> dict[str, bool]:
+def never(contracts: list[Any]) -> dict[str, bool | None]:
     """The end-of-play facts no contract that can occur allows (a concession, a claim): false in every deal."""
-    out = {}
+    out: dict[str, bool | None] = {}
     played = [c for c in contracts if c.played]
     if not any(c.play.concede is not None or c.play.surrender is not None for c in played):
         out["conceded"] = False

@@ -57,7 +57,9 @@ def book_changes(book_a: Any, book_b: Any, out: Diff) -> None:
         old, new = fa.get(k), fb.get(k)
         if old is not None and new is not None and old.words == new.words and old.expr == new.expr:
             continue
-        changes = out.sections.setdefault((old or new).section, [])
+        entry = old or new
+        assert entry is not None  # k is an item of one book or the other
+        changes = out.sections.setdefault(entry.section, [])
         if old is not None and new is not None and old.cells and new.cells:
             was, now = dict(old.cells), dict(new.cells)
             for col in list(was) + [c for c in now if c not in was]:
@@ -68,7 +70,7 @@ def book_changes(book_a: Any, book_b: Any, out: Diff) -> None:
             changes.append(Change(k, old.name, f"{old.words} (as the file writes it: `{old.expr or 'nothing'}`)",
                                   f"{new.words} (as the file writes it: `{new.expr or 'nothing'}`)"))
             continue
-        changes.append(Change(k, (old or new).name, old.words if old else None, new.words if new else None))
+        changes.append(Change(k, entry.name, old.words if old else None, new.words if new else None))
 
 
 def fact_changes(fa: dict[str, Fact], fb: dict[str, Fact], out: Diff, title: str) -> None:
@@ -79,6 +81,7 @@ def fact_changes(fa: dict[str, Fact], fb: dict[str, Fact], out: Diff, title: str
         if old is not None and new is not None and old.words == new.words:
             continue
         f = old or new
+        assert f is not None  # k is a fact of one rule set or the other
         groups.setdefault((f.heading, old.words if old else None, new.words if new else None), []).append(f.name)
     items = list(groups.items())
     for i, ((heading, old_w, new_w), names) in enumerate(items):

@@ -27,7 +27,8 @@ def worked(rules: Any, contract: Any, outcomes: list[str], deals: int = DEALS) -
         for seed in range(deals):
             st = State(rules, seed=seed, session=session)
             if steer(st, bids, random.Random(seed), lambda s, _r: act(bot, s, s.current_player), to_end=True):
-                found.setdefault(st.result.outcome, st)
+                assert st.res is not None  # played to its end
+                found.setdefault(st.res.outcome, st)
                 if set(outcomes) <= set(found):
                     return found
         if found:
@@ -65,6 +66,8 @@ def account_words(st: State, w: Any, seats: Seats) -> str:
     once for all of them."""
     lines: list[str] = []
     entries = list(st.account())
+    res = st.res
+    assert res is not None  # a finished deal
     i = 0
     while i < len(entries):
         e = entries[i]
@@ -75,7 +78,7 @@ def account_words(st: State, w: Any, seats: Seats) -> str:
                 break
             same.append(f)
         i += len(same)
-        label = "the stake" if e.label == "ante" else w.outcome(e.label) if e.label == st.result.outcome else e.label
+        label = "the stake" if e.label == "ante" else w.outcome(e.label) if e.label == res.outcome else e.label
         why = f" ({e.why.split(' = ')[0]})" if e.why and _WHY.match(e.why) else ""
         payers = join([seats[x.payer] for x in same if x.payer is not POOL])
         each = " each" if len(same) > 1 else ""
@@ -106,7 +109,8 @@ def examples_section(b: Any) -> None:
                 st = got.get(name)
                 if st is None:
                     continue
-                r = st.result
+                r = st.res
+                assert r is not None  # a finished deal
                 seats = Seats(st, w)
                 trump = st.trump
                 title = rules.contract_by_name[r.contract].title if r.contract else ""

@@ -143,6 +143,7 @@ def _give_run(st: State, hands: list[int], dealt: list[int], side: list[int], k:
     """Make the side hold exactly the first k cards of the trump order, the next ones going to the defenders in
     turn (so that who holds the highest trumps is the same whatever the suit), by swapping cards with other
     seats (or the talon), in the hands at play and as dealt alike; the called card stays where it is."""
+    assert st.ctx is not None  # a deal whose trumps are fixed (the caller checks)
     order = st.ctx.trump_order
     others = [s for s in st.orders[side[0]] if s not in side] or [side[0]]
     fixed = 1 << st.called if st.called >= 0 else 0

@@ -213,13 +213,12 @@ class Builder:
         for sp in splits(probe.tricks, len(side), len(probe.defenders)):
             out.append(("", Situation(_rr(dict(zip(seats, sp, strict=True)), seats))))
         if read & (CARD_CONTENT | ORDER_READS):  # the richest (last) or poorest (first) tricks, or a run of them
-            for k in range(probe.tricks + 1):
-                rest = probe.tricks - k
-                counts = dict(zip(seats, (k,) + (0,) * (len(side) - 1) + _even(rest, len(probe.defenders)),
-                                  strict=True))
-                others = _rr({s: n for s, n in counts.items() if s != probe.declarer}, seats)
-                out.append((w.first(), Situation((probe.declarer,) * k + others)))
-                out.append((w.last(), Situation(others + (probe.declarer,) * k)))
+            for mine in range(probe.tricks + 1):
+                counts = dict(zip(seats, (mine,) + (0,) * (len(side) - 1)
+                                  + _even(probe.tricks - mine, len(probe.defenders)), strict=True))
+                theirs = _rr({s: n for s, n in counts.items() if s != probe.declarer}, seats)
+                out.append((w.first(), Situation((probe.declarer,) * mine + theirs)))
+                out.append((w.last(), Situation(theirs + (probe.declarer,) * mine)))
         claim = c.play.claim
         if claim is not None:
             k = claim[0]
@@ -233,10 +232,10 @@ class Builder:
         if concede is not None or c.play.surrender is not None and _holds(probe, c.play.surrender):
             out.append((w.conceded(), Situation(conceded=True)))
         if concede is not None and concede[3] is not None and _holds(probe, concede[3]) and probe.defenders:
+            taker = probe.defenders[0]
+            ring = [taker] + [x for x in seats if x != taker]
             for sp in splits(probe.tricks, len(seats), 0):
-                taker = probe.defenders[0]
-                order = [taker] + [x for x in seats if x != taker]
-                out.append((w.taken(), Situation(_rr(dict(zip(order, sp, strict=True)), order), taken=True)))
+                out.append((w.taken(), Situation(_rr(dict(zip(ring, sp, strict=True)), ring), taken=True)))
         if rules.defence is not None and len(probe.defenders) > 1:
             defs = probe.defenders
             for i, d in enumerate(defs):

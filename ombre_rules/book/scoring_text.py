@@ -43,7 +43,7 @@ def outcomes(b: Builder) -> None:
     s.rule("order", "When play ends, the outcome of the deal is the first of these whose condition holds.")
     lists = outcome_lists(b)
     for contracts, path, outs in lists:
-        rows = []
+        rows: list[list[str]] = []
         for o in outs:
             when = o.get("when")
             held = b.holds(when) if when is not None else True

@@ -51,7 +51,7 @@ def _name(t: Tree, options: dict[str, Any]) -> Tree:
 
 
 def _int(t: Tree, options: dict[str, Any]) -> Tree:
-    return const(int(t.children[0]))
+    return const(int(str(t.children[0])))
 
 
 def _string(t: Tree, options: dict[str, Any]) -> Tree:

@@ -203,14 +203,14 @@ class Phraser:
         if k is not None and 0 <= int(k) < len(ORDINAL):
             return f"the {ORDINAL[int(k)]} of {self.node(xs)}"
         if i.data == "const" and i.children[0] == -1 or i.data == "neg" and i.children[0].data == "int" \
-                and int(i.children[0].children[0]) == 1:
+                and str(i.children[0].children[0]) == "1":
             return f"the last of {self.node(xs)}"
         return f"item {self.node(i)} (from 0) of {self.node(xs)}"
 
     def _attr(self, t: Tree) -> str:
         obj, attr = t.children
         if isinstance(obj, Tree) and obj.data == "name" and str(obj.children[0]) == "opt":
-            return f"the chosen {attr.replace('_', ' ')}"
+            return f"the chosen {str(attr).replace('_', ' ')}"
         if isinstance(obj, Tree) and obj.data == "name" and str(obj.children[0]) == "session":
             return self.words.get(str(attr)) or f"the {str(attr).replace('_', ' ')}"
         if isinstance(obj, Tree) and obj.data == "name" and str(obj.children[0]) == "contract" \
