@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from ..envs import name_attr
-from ..errors import SpecError, did_you_mean
+from ..errors import did_you_mean
 from .cardwords import Cards, suit_name
 from .model import Book, Section
 from .words import Words, cap, join, plural
@@ -250,14 +250,12 @@ class Builder:
 
     def cite(self) -> None:
         """The sources of each section: the tags the file's `cite:` gives it, and any [TAG] in its words. A tag
-        no source of this file defines (a house rule that replaced the sources) is left out."""
+        no source of this file defines (a house rule that replaced the sources) is left out; a section no book
+        has is named under the sources (a book never fails on what `ombre check` accepts)."""
         tags = self.book.sources
         cited = self.data.get("cite") or {}
         keys = {s.key for s in self.book.sections} | CITABLE
-        for key in cited:
-            if key not in keys and not key.startswith("contract."):
-                raise SpecError(f"cite: unknown section '{key}'{did_you_mean(key, keys)}",
-                                self.rules.spec.doc.key_loc(("cite", key)))
+        strays = [f"{k}{did_you_mean(k, keys)}" for k in cited if k not in keys and not k.startswith("contract.")]
         for s in self.book.sections:
             found = [t for t in cited.get(s.key) or [] if t in tags]
             for item in s.items:
@@ -265,10 +263,13 @@ class Builder:
                     if tag in tags and tag not in found:
                         found.append(tag)
             s.sources = found
-        if tags:
+        if tags or strays:
             src = self.book.section("sources", "Sources", compare=False)
-            src.table("sources", "The sources this variant follows", ["tag", "source"],
-                      [[t, c] for t, c in tags.items()])
+            if tags:
+                src.table("sources", "The sources this variant follows", ["tag", "source"],
+                          [[t, c] for t, c in tags.items()])
+            if strays:
+                src.rule("strays", f"The file cites sources for sections no rulebook has: {join(strays)}.")
 
 
 # the sections `cite:` may name in any file, whether or not a book has them (besides each contract.NAME)

@@ -65,7 +65,7 @@ def account_words(st: State, w: Any, seats: Seats) -> str:
     """A deal's account with the seats by role; transfers alike but for the payer (every player's stake) said
     once for all of them."""
     lines: list[str] = []
-    entries = list(st.account())
+    entries = [e for e in st.account() if e.amount]  # a transfer of nothing is left out
     res = st.res
     assert res is not None  # a finished deal
     i = 0

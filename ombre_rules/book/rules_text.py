@@ -112,9 +112,9 @@ def ladder(b: Builder, s: Any) -> None:
     ranks: dict[int, int] = {}
     for c in order:
         if c.biddable:
-            ranks.setdefault(c.level, len(ranks) + 1)
+            ranks.setdefault(b.rules.bid_level(c, 0), len(ranks) + 1)
     for c in order:
-        how = f"bid {ranks[c.level]}" if c.biddable else arises(b, c)
+        how = f"bid {ranks[b.rules.bid_level(c, 0)]}" if c.biddable else arises(b, c)
         rows.append([c.title, how, trump_words(b, c)])
     s.table("ladder", "The contracts, lowest bid first", ["contract", "how it arises", "trumps"], rows)
 
@@ -210,6 +210,15 @@ def contract(b: Builder, c: Any) -> None:
         own_play(b, s, c, key, value)
 
 
+def _limit(e: Any, contract: Any) -> int | None:
+    """An exchange limit that reads only the contract (and the options), worked out for one contract."""
+    try:
+        v = e.fn(_ChoiceEnv(contract, None))
+    except Exception:  # noqa: BLE001 - a limit that reads the deal: said in words
+        return None
+    return v if type(v) is int else None
+
+
 class _ChoiceEnv:
     """What a trump condition that reads only the contract and the suit considered sees."""
 
@@ -267,11 +276,12 @@ def exchange(b: Builder, s: Any, c: Any) -> None:
     ex, w = c.exchange, b.w
     big = b.rules.deck.size
 
-    def limits(lim: Any) -> str:
+    def limits(lim: Any, contract: Any = c) -> str:
         lo, hi = lim.min_const, lim.max_const
         if lo is None or hi is None:
-            lo_t, hi_t = b.say(lim.min.text), b.say(lim.max.text)
-            return f"{lo_t} to {hi_t} cards"
+            lo, hi = _limit(lim.min, contract), _limit(lim.max, contract)
+        if lo is None or hi is None:
+            return f"{b.say(lim.min.text)} to {b.say(lim.max.text)} cards"
         if hi == 0:
             return "no cards"
         if lo == hi:
@@ -287,13 +297,16 @@ def exchange(b: Builder, s: Any, c: Any) -> None:
     elif ex.declarer.max_const == 0:
         s.rule("exchange.declarer", f"{cap(w.declarer)} may not exchange: he plays the cards he was dealt.")
     else:
-        s.rule("exchange.declarer", f"{cap(w.declarer)} discards {limits(ex.declarer)} face down and draws as many "
-                                    f"from the top of the talon.")
+        own = [f"in {d.title} {limits(d.exchange.declarer, d)}" for d in b.rules.contracts if d.base is c
+               and limits(d.exchange.declarer, d) != limits(ex.declarer)]
+        s.rule("exchange.declarer", f"{cap(w.declarer)} discards {limits(ex.declarer)}"
+                                    + (f" ({join(own)})" if own else "") + " face down and draws as many from the top "
+                                    "of the talon.")
     if not ex.defenders:
         s.rule("exchange.defenders", f"{cap(w.defenders)} do not exchange.")
         return
-    first = (f"The defender next after {w.declarer} may let the other go first." if ex.defender_first == "ceded"
-             else f"The defender next after {w.declarer} goes first.")
+    first = (f"The {w.defender} next after {w.declarer} may let the other go first." if ex.defender_first == "ceded"
+             else f"The {w.defender} next after {w.declarer} goes first.")
     text = (f"Then {w.defenders} exchange in turn, each as many as the talon still holds: the first "
             f"{limits(ex.first)}, the others {limits(ex.other)}. {first} Afterwards {LEFTOVER[ex.leftover]}.")
     s.rule("exchange.defenders", text)

@@ -203,7 +203,10 @@ class Phraser:
         if k is not None and 0 <= int(k) < len(ORDINAL):
             return f"the {ORDINAL[int(k)]} of {self.node(xs)}"
         if i.data == "const" and i.children[0] == -1 or i.data == "neg" and i.children[0].data == "int" \
-                and str(i.children[0].children[0]) == "1":
+                and str(i.children[0].children[0]) == "1" or i.data == "binop" and str(i.children[1]) == "-" \
+                and i.children[2].data in ("int", "const") and str(i.children[2].children[0]) == "1" \
+                and i.children[0].data == "call" and str(i.children[0].children[0].children[0]) == "len" \
+                and i.children[0].children[1] is not None and i.children[0].children[1].children[0] == xs:
             return f"the last of {self.node(xs)}"
         return f"item {self.node(i)} (from 0) of {self.node(xs)}"
 
