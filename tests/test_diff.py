@@ -43,7 +43,7 @@ def test_a_change_inside_the_bidding_shows_in_words_and_in_play():
 
 def test_the_session_close_shows_in_the_diff():
     d = diff(load("preference"), load("preference(pot_session_end=carry)"))
-    assert [(c.kind, c.old) for c in _changes(d, "The pool and the session")] == [
+    assert [(c.kind, c.old) for c in _changes(d, "The pot and the session")] == [
         ("removed", "When the session ends — split: The pot is shared equally among everyone at the table; what "
                     "cannot be shared stays for the next session.")]
 

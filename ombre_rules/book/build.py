@@ -228,9 +228,9 @@ class Builder:
                                       f"{self.cards.mask(la.allowed)} (any card if he holds too few of them).")
 
     def session(self) -> None:
-        se, s = self.data.get("session") or {}, self.book.section("session", "The pool and the session")
-        sc = self.data["scoring"]
+        se, sc = self.data.get("session") or {}, self.data["scoring"]
         uses_pool = bool(sc.get("ante")) or "pool" in str(self.data.get("scoring")) or bool(se.get("pool"))
+        s = self.book.section("session", f"{cap(self.w.pool)} and the session" if uses_pool else "The session")
         if uses_pool:
             s.rule("pool", f"{cap(self.w.pool)} starts the session with {se.get('pool', 0)} counters and is "
                            f"carried from deal to deal.")
