@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import random
 import re
+from itertools import islice
 from typing import Any
 
 from ..engine import State
 from ..explain.account import POOL
 from ..players import act, make_player
-from .steer import bids_of, session_choices, steer
+from .steer import SESSIONS, bids_of, session_choices, steer
 from .words import cap, join
 
 DEALS = 24  # deals tried per contract
@@ -23,7 +24,7 @@ def worked(rules: Any, contract: Any, outcomes: list[str], deals: int = DEALS) -
     found: dict[str, State] = {}
     bot = make_player("greedy", 0, rules)
     bids = bids_of(rules, contract)
-    for session in session_choices(rules):
+    for session in islice(session_choices(rules), SESSIONS):
         for seed in range(deals):
             st = State(rules, seed=seed, session=session)
             if steer(st, bids, random.Random(seed), lambda s, _r: act(bot, s, s.current_player), to_end=True):

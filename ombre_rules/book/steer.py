@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
-from itertools import product
+from itertools import islice, product
 from typing import Any
 
 from ..engine import State
 from ..engine.phases import CALL, DEFEND, DONE, PLAY, SURRENDER
 
 SEEDS = 40  # deals tried before a contract counts as not reached from the session's start values
+SESSIONS = 12  # session values tried (the start values first), however many values a file carries
 
 
 def bids_of(rules: Any, contract: Any) -> frozenset[int]:
@@ -82,7 +83,7 @@ def reach(rules: Any, contract: Any, seeds: int = SEEDS) -> State | None:
     """A deal stopped where play begins with the contract (or over, for one settled without play), from the
     first seed and session values that reach it; None when none does."""
     bids = bids_of(rules, contract)
-    for session in session_choices(rules):
+    for session in islice(session_choices(rules), SESSIONS):
         for seed in range(seeds):
             st = State(rules, seed=seed, session=session)
             if steer(st, bids, random.Random(seed)):
