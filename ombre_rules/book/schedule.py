@@ -183,6 +183,26 @@ def splits(total: int, n_side: int, n_def: int) -> list[tuple[int, ...]]:
     return out
 
 
+MOST_SPLITS = 400  # splits of the tricks settled for one kind of case; beyond it the defenders' split evenly
+
+
+def some_splits(total: int, n_side: int, n_def: int) -> list[tuple[int, ...]]:
+    """The splits of `splits`, or when there are more than MOST_SPLITS (a big pack, many seats), each split of
+    the side's tricks with the rest shared as evenly as may be among the defenders, and given to one of them."""
+    from math import comb
+
+    if comb(total + n_side + n_def - 1, n_side + n_def - 1) <= MOST_SPLITS:
+        return splits(total, n_side, n_def)
+    out = []
+    for side in product(range(total + 1), repeat=n_side):
+        rest = total - sum(side)
+        if rest >= 0:
+            out.append(side + _even(rest, n_def))
+            if n_def > 1:
+                out.append(side + (rest,) + (0,) * (n_def - 1))
+    return list(dict.fromkeys(out))[:MOST_SPLITS]
+
+
 def _parts(total: int, n: int, cap: int) -> list[tuple[int, ...]]:
     if n == 0:
         return [()] if total == 0 else []
@@ -210,7 +230,7 @@ class Builder:
         side = probe.side()
         seats = side + probe.defenders
         out: list[tuple[str, Situation]] = []
-        for sp in splits(probe.tricks, len(side), len(probe.defenders)):
+        for sp in some_splits(probe.tricks, len(side), len(probe.defenders)):
             out.append(("", Situation(_rr(dict(zip(seats, sp, strict=True)), seats))))
         if read & (CARD_CONTENT | ORDER_READS):  # the richest (last) or poorest (first) tricks, or a run of them
             for mine in range(probe.tricks + 1):
@@ -223,7 +243,7 @@ class Builder:
         if claim is not None:
             k = claim[0]
             out.append((w.stopped(k), Situation((probe.declarer,) * k, stopped=True)))
-            for sp in splits(probe.tricks - k, len(side), len(probe.defenders)):
+            for sp in some_splits(probe.tricks - k, len(side), len(probe.defenders)):
                 rest = _rr(dict(zip(seats, sp, strict=True)), seats)
                 out.append((w.committed(), Situation((probe.declarer,) * k + rest, committed=True)))
         concede = c.play.concede
@@ -234,18 +254,18 @@ class Builder:
         if concede is not None and concede[3] is not None and _holds(probe, concede[3]) and probe.defenders:
             taker = probe.defenders[0]
             ring = [taker] + [x for x in seats if x != taker]
-            for sp in splits(probe.tricks, len(seats), 0):
+            for sp in some_splits(probe.tricks, len(seats), 0):
                 out.append((w.taken(), Situation(_rr(dict(zip(ring, sp, strict=True)), ring), taken=True)))
         if rules.defence is not None and len(probe.defenders) > 1:
             defs = probe.defenders
             for i, d in enumerate(defs):
                 others = [s for s in seats if s != d]
-                for sp in splits(probe.tricks, len(side), len(defs) - 1):
+                for sp in some_splits(probe.tricks, len(side), len(defs) - 1):
                     out.append((w.passed(i), Situation(_rr(dict(zip(others, sp, strict=True)), others),
                                                        out=1 << d)))
             out.append((w.passed(-1), Situation(out=sum(1 << d for d in defs))))
             if rules.defence.invite:
-                for sp in splits(probe.tricks, len(side), len(defs)):
+                for sp in some_splits(probe.tricks, len(side), len(defs)):
                     out.append((w.invited(), Situation(_rr(dict(zip(seats, sp, strict=True)), seats),
                                                        inviter=defs[-1])))
         return out
