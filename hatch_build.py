@@ -3,7 +3,8 @@ with the C compiler this Python was built with (`sysconfig`'s LDSHARED, or CC fr
 
 A wheel with the kernel is tagged for this Python and platform; where there is no compiler or no Python
 headers, or the build fails, or OMBRE_KERNEL=0 is set, the wheel is pure Python (a warning says why) and the
-package runs without the kernel, with the same results. An editable install gets the module built in place."""
+package runs without the kernel, with the same results. An editable install gets the module built in place,
+and so does `python hatch_build.py` (a source tree run as it is, as the tests run)."""
 from __future__ import annotations
 
 import os
@@ -15,7 +16,10 @@ import sysconfig
 import tempfile
 from pathlib import Path
 
-from hatchling.builders.hooks.plugin.interface import BuildHookInterface
+try:
+    from hatchling.builders.hooks.plugin.interface import BuildHookInterface
+except ImportError:  # run as a script, where hatchling is not installed
+    BuildHookInterface = object  # type: ignore[assignment,misc]
 
 MODULE = "ombre_rules/kernel/_ckernel"
 SOURCES = "ombre_rules/kernel/src"
@@ -72,3 +76,8 @@ class KernelHook(BuildHookInterface):
     def finalize(self, version: str, build_data: dict, artifact_path: str) -> None:
         if self._tmp is not None:
             shutil.rmtree(self._tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    here = Path(__file__).resolve().parent
+    print(compile_kernel(here, here / Path(MODULE).parent))

@@ -36,9 +36,9 @@ def runs_in_kernel(state, measure: str = "tricks") -> bool:
     return kernel.ON and _tables(state, measure) is not None
 
 
-# what an early end may read for the kernel to run it: the trick counts and what stays fixed through the play
-# (names, and the same names called as functions, as an expression's `uses` lists them)
-END_NAMES = COUNT_NAMES | {f"{n}()" for n in COUNT_NAMES}
+# what an early end may read for the kernel to run it: the trick counts and what stays fixed through the cards
+# a search plays (a commitment after a claim, a concession's takeover), as names and as functions called
+END_NAMES = COUNT_NAMES | {f"{n}()" for n in COUNT_NAMES} | {"committed", "taken_from"}
 
 
 def _tables(state, measure: str) -> Any:
