@@ -175,19 +175,18 @@ class PimcPlayer:
             w = self.sampler(k, self.rng)
             if w is None:
                 break
-            base = _payout(w, greedy, me, self.policy)
+            base = self._payout(w, greedy, me)
             for a in acts:
-                diffs[a].append(_payout(w, a, me, self.policy) - base)
+                diffs[a].append(self._payout(w, a, me) - base)
             done += per
         return (diffs if done else None), done
 
-
-def _payout(world, a: int, me: int, policy: GreedyPolicy) -> int:
-    """`me`'s payment when action `a` is taken in `world` (left unchanged) and greedy plays out the rest."""
-    x = world.clone()
-    x.apply(a)
-    playout(x, policy)
-    return x.res.payments[me]  # the payments kept at the end (the result without its account)
+    def _payout(self, world, a: int, me: int) -> int:
+        """`me`'s payment when action `a` is taken in `world` (left unchanged) and greedy plays out the rest."""
+        x = world.clone()
+        x.apply(a)
+        playout(x, self.policy)
+        return x.res.payments[me]  # the payments kept at the end (the result without its account)
 
 
 def mean_se(xs: list[float]) -> tuple[float, float]:
