@@ -20,16 +20,20 @@ function frame(id, tallest) {
   return f;
 }
 
+// the bots that think for a budget of seconds a decision
+const thinks = (kind) => kind === "pimc" || kind === "pimcdd";
+
 function seatPicker(i, first) {
   const kind = el("select", { "data-seat": i, class: "seat-kind" },
     el("option", { value: "you", selected: first }, i === 0 ? "You (this browser)" : "You"),
     el("option", { value: "human" }, "Another person (gets a link)"),
     el("option", { value: "random" }, "Bot: random"),
     el("option", { value: "greedy", selected: !first }, "Bot: greedy"),
-    el("option", { value: "pimc" }, "Bot: Monte-Carlo"));
+    el("option", { value: "pimc" }, "Bot: Monte-Carlo"),
+    el("option", { value: "pimcdd" }, "Bot: double-dummy (strongest)"));
   const budget = el("input", { type: "number", min: "0.2", max: "10", step: "0.1", value: "1", class: "budget",
     title: "seconds a decision", style: { width: "5rem", display: "none" } });
-  kind.addEventListener("change", () => { budget.style.display = kind.value === "pimc" ? "" : "none"; });
+  kind.addEventListener("change", () => { budget.style.display = thinks(kind.value) ? "" : "none"; });
   return { row: el("div", { class: "form-row" }, el("label", {}, `Seat ${i}`),
     el("div", {}, kind, " ", budget, el("span", { class: "muted small budget-l", style: { display: "none" } }, " s"))), kind, budget };
 }
@@ -72,7 +76,7 @@ async function render() {
     if (pickers.length === n) return;
     pickers = Array.from({ length: n }, (_, i) => seatPicker(i, i === 0));
     for (const p of pickers) p.kind.addEventListener("change", () => {
-      p.row.querySelector(".budget-l").style.display = p.kind.value === "pimc" ? "" : "none";
+      p.row.querySelector(".budget-l").style.display = thinks(p.kind.value) ? "" : "none";
     });
     seatsBox.replaceChildren(...pickers.map((p) => p.row));
   }
@@ -83,7 +87,7 @@ async function render() {
   const made = el("div", { id: "made" });
   const create = el("button", { id: "create", onclick: async () => {
     made.replaceChildren();
-    const seats = pickers.map((p) => p.kind.value === "pimc" ? `pimc:${p.budget.value || 1}s` : (p.kind.value === "you" ? "human" : p.kind.value));
+    const seats = pickers.map((p) => thinks(p.kind.value) ? `${p.kind.value}:${p.budget.value || 1}s` : (p.kind.value === "you" ? "human" : p.kind.value));
     const mine = pickers.findIndex((p) => p.kind.value === "you");
     const body = { variant: key, options: choices, seats, deals: parseInt(deals.value || "1", 10) };
     if (seed.value.trim()) body.seed = parseInt(seed.value, 10);
