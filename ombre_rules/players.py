@@ -90,7 +90,8 @@ def make_player(name: str, seed: int | None = None, rules=None) -> Player:
         if arg:
             raise OmbreError(f"player 'greedy' takes no budget: '{name}'")
         return GreedyPlayer(seed, rules)
-    cls, most, unit = (PimcPlayer, MAX_ROLLOUTS, "play-outs") if base == "pimc" else (PimcddPlayer, MAX_WORLDS, "worlds")
+    cls, most, unit = ((PimcPlayer, MAX_ROLLOUTS, "play-outs") if base == "pimc"
+                       else (PimcddPlayer, MAX_WORLDS, "worlds"))
     if not arg:
         return cls(seed, rules)
     try:

@@ -1,12 +1,12 @@
 """The Monte-Carlo player over double-dummy solves (`pimcdd`): it deals the hidden cards anew in worlds
 consistent with its seat's view (the sampler of `pimc`) and looks at each world with every hand open.
 
-- A card (when every legal action is a card): in each of N worlds (or as many as X seconds allow), the exact double-dummy value of the rest
-  after each card for the declarer's side (its tricks, or card points on a deck that counts them; fewer when
-  the contract is won by taking few, as greedy learns it: `tricks_allowed`). The card with the best total is
-  played, greedy's card on a tie. The values come from the compiled kernel (`solve.fast`, all the cards of a
-  world in one search); a position it cannot search (an excuse card still to come, a deck beyond it, the
-  kernel not built) is left to `pimc` with N play-outs per card.
+- A card (when every legal action is a card): in each of N worlds (or as many as X seconds allow), the exact
+  double-dummy value of the rest after each card for the declarer's side (its tricks, or card points on a deck
+  that counts them; fewer when the contract is won by taking few, as greedy learns it: `tricks_allowed`). The
+  card with the best total is played, greedy's card on a tie. The values come from the compiled kernel
+  (`solve.fast`, all the cards of a world in one search); a position it cannot search (an excuse card still
+  to come, a deck beyond it, the kernel not built) is left to `pimc` with N play-outs per card.
 - Any other choice (a bid, a discard or the draw, a trump, a stop after a claim, a concession, a defence):
   decided as `pimc` decides, in two stages over 2N play-outs, but each play-out's cards are played
   double-dummy (the rest of the auction and the exchange by greedy players, then a line of play that keeps each

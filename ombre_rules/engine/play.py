@@ -15,7 +15,6 @@ from .. import kernel as _kernel
 from .deal import BIT as _BIT
 from .phases import CALL, CONSENT, PLAY, SURRENDER, XPLAY
 
-
 _ALL_TRICKS = 1 << 30  # tricks the kernel may play in one call when no rule must be read between them
 
 

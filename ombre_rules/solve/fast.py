@@ -13,7 +13,6 @@ from ..engine.phases import PLAY, XPLAY
 from ..errors import OmbreError
 from .search import COUNT_NAMES, MEASURES, NotInPlay, SearchLimit, Solver
 
-
 CACHED_SEARCHES = 8  # searches a `make` cache keeps (each with its table) before it starts afresh
 
 
