@@ -7,6 +7,7 @@ import json
 import os
 import sys
 import time
+from typing import NoReturn
 
 from . import __version__, book_cli, outfile
 from . import bench as bench_mod
@@ -38,12 +39,12 @@ EPILOG = """examples:
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # exit 2 with a one-line reason, as argparse does, plus a hint
+    def error(self, message: str) -> NoReturn:  # exit 2 with a one-line reason, as argparse does, plus a hint
         self.print_usage(sys.stderr)
         self.exit(2, f"{self.prog}: error: {message}\n(see '{self.prog} --help')\n")
 
 
-def _options(pairs: list[str]) -> dict[str, str]:
+def _options(pairs: list[str] | None) -> dict[str, str]:
     out = {}
     for p in pairs or []:
         if "=" not in p:
@@ -53,7 +54,7 @@ def _options(pairs: list[str]) -> dict[str, str]:
     return out
 
 
-def _load(variant: str, pairs: list[str]) -> Ruleset:
+def _load(variant: str, pairs: list[str] | None) -> Ruleset:
     return load(variant, _options(pairs))
 
 
@@ -309,7 +310,7 @@ def cmd_test(args) -> int:
         raise OmbreError("no scenario files given")
     cache: dict = {}
     passed = failed = 0
-    results = []
+    results: list[tuple[str, list[str], list[tuple[str, Message]]]] = []
     for f in sorted(files):
         try:
             rep = run_file(f, cache)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -114,7 +115,7 @@ def session_text(rules, values: tuple) -> str:
     if carry is None:
         return ""
     parts = []
-    for (name, v), start in zip(as_json(rules, values).items(), as_json(rules, carry.start).values(), strict=True):
+    for (name, v), start in zip(carry.to_json(values).items(), carry.to_json(carry.start).values(), strict=True):
         if v == start:
             continue
         text = " ".join(map(str, v)) if isinstance(v, list) else "none" if v is None \
@@ -165,7 +166,8 @@ def payment_bound(rules, dealer: int = 0, pool: int = 0, carry: tuple | None = N
     for i in range(_BOUND_DEALS):
         s = State(rules, seed=i, dealer=dealer, pool=pool, session=carry)
         s.random_playout(rng.random)
-        top = max(top, max(abs(p) for p in s.result.payments))
+        assert s.res is not None  # played to its end
+        top = max(top, max(abs(p) for p in s.res.payments))
     return 4 * top
 
 
@@ -207,6 +209,7 @@ def _settings(builtin: str | None, params: dict) -> tuple[dict, str]:
     changed = {k: v for k, v in spec.options.items() if v != spec.defaults[k]}
     dealer, pool, seed, bound = (int(params.get(k, d)) for k, d in _COMMON.items())
     session = str(params.get("session", ""))
+    own: dict[str, Any]
     if builtin is None:
         own = {"variant": parse_variant_string(canonical)[0], "options": _options_text(changed)}
     else:
@@ -309,6 +312,7 @@ class OmbreState(pyspiel.State):
         return self._s is None
 
     def _legal_actions(self, player: int) -> list[int]:
+        assert self._s is not None  # not at the chance node
         return sorted(self._s.legal_actions())
 
     def legal_actions(self, player: int | None = None) -> list[int]:

@@ -19,6 +19,7 @@ by its name); the observation's `session` slice encodes them and the text shows 
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -33,7 +34,7 @@ from .obs import layout
 from .ruleset import load
 
 
-def env(**kwargs) -> AECEnv:
+def env(**kwargs: Any) -> AECEnv:
     """The environment with PettingZoo's usual wrappers (actions in range, calls in order)."""
     e = raw_env(**kwargs)
     e = wrappers.AssertOutOfBoundsWrapper(e)
@@ -43,7 +44,7 @@ def env(**kwargs) -> AECEnv:
 class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment
     """One deal of a variant per episode; `variant` is any variant string or file, `dealer` the dealer's seat."""
 
-    metadata = {"render_modes": ["ansi"], "name": "ombre_rules_v0", "is_parallelizable": False}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "ombre_rules_v0", "is_parallelizable": False}
 
     def __init__(self, variant: str | None = None, render_mode: str | None = None, dealer: int = 0,
                  pool: int = 0, session: dict | None = None) -> None:
@@ -90,19 +91,21 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self._cumulative_rewards = dict.fromkeys(self.agents, 0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.deal.current_player]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.possible_agents.index(agent)
+        s = self.deal
+        assert s is not None  # reset() deals
         vec = np.zeros(self.layout.size, np.float32)
-        ones, vals = self.layout.sparse(self.deal, seat)
+        ones, vals = self.layout.sparse(s, seat)
         vec[ones] = 1.0
         for i, v in vals:
             vec[i] = v
         mask = np.zeros(self.rules.num_actions, np.int8)
-        if self.deal.current_player == seat:
-            mask[self.deal.legal_actions()] = 1
+        if s.current_player == seat:
+            mask[s.legal_actions()] = 1
         return {"observation": vec, "action_mask": mask}
 
     def step(self, action) -> None:
@@ -111,10 +114,12 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             self._was_dead_step(action)
             return
         s = self.deal
+        assert s is not None  # reset() deals
         self._cumulative_rewards[agent] = 0
         s.apply(int(action))
-        if s.is_terminal:
-            for a, pay in zip(self.possible_agents, s.result.payments, strict=True):
+        res = s.result
+        if res is not None:
+            for a, pay in zip(self.possible_agents, res.payments, strict=True):
                 self.rewards[a] = pay
             self.terminations = dict.fromkeys(self.agents, True)
             self._accumulate_rewards()
@@ -127,6 +132,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode (this environment offers 'ansi')")
             return None
+        assert self.deal is not None  # reset() deals
         return table_text(self.deal)
 
     def close(self) -> None:

@@ -207,10 +207,10 @@ class _Runner:
                 probe.apply_str(text)
                 out.append(Failure(self.loc(*path), self.name, f"after {step} actions: '{text}' was accepted"))
             except OmbreError as e:
-                want = chk.get("message")
-                if want is not None and str(want) not in e.message:
+                said = chk.get("message")
+                if said is not None and str(said) not in e.message:
                     out.append(Failure(self.loc(*path), self.name,
-                                       f"after {step} actions: message '{e.message}' lacks '{want}'"))
+                                       f"after {step} actions: message '{e.message}' lacks '{said}'"))
         elif kind == "view":
             v = state.view(int(chk["seat"]))
             for key, want in chk.items():
@@ -222,13 +222,13 @@ class _Runner:
                     if leaked:
                         out.append(Failure(self.loc(*path), self.name, f"view of seat {chk['seat']} shows {leaked}"))
                     continue
-                got = v.get(key, _ABSENT)
-                if isinstance(want, list) and isinstance(got, list) and key in ("hand", "my_discards", "my_draws",
-                                                                                 "leftover_shown"):
-                    got, want = sorted(got), sorted(str(x) for x in want)
-                if got != want:
+                seen = v.get(key, _ABSENT)
+                if isinstance(want, list) and isinstance(seen, list) and key in ("hand", "my_discards", "my_draws",
+                                                                                  "leftover_shown"):
+                    seen, want = sorted(seen), sorted(str(x) for x in want)
+                if seen != want:
                     out.append(Failure(self.loc(*path, key), self.name,
-                                       f"after {step} actions: view of seat {chk['seat']}: {key} is {got!r}, "
+                                       f"after {step} actions: view of seat {chk['seat']}: {key} is {seen!r}, "
                                        f"expected {want!r}"))
         return out
 
@@ -267,20 +267,20 @@ class _Runner:
                         fail(key, got, cards)
                 continue
             if key == "session":
-                got = as_json(r, state.carry_after) or {}
+                left = as_json(r, state.carry_after) or {}
                 for name, value in (want or {}).items():
-                    if got.get(name, _ABSENT) != value:
-                        fail(key, {name: got.get(name)}, {name: value})
+                    if left.get(name, _ABSENT) != value:
+                        fail(key, {name: left.get(name)}, {name: value})
                 continue
             if key == "session_end":
                 out += self._session_end(want, state)
                 continue
             if key == "summary":
                 env = state.env()
-                got = {label: state.eval(e, env) for label, e in r.summary}
+                values = {label: state.eval(e, env) for label, e in r.summary}
                 for label, value in want.items():
-                    if got.get(label) != value:
-                        fail(key, {label: got.get(label)}, {label: value})
+                    if values.get(label) != value:
+                        fail(key, {label: values.get(label)}, {label: value})
                 continue
             if actual.get(key) != want:
                 fail(key, actual.get(key), want)
@@ -299,7 +299,7 @@ class _Runner:
         if type(n) is not int or n < 1:
             raise SpecError(f"deals_played must be a whole number from 1, not {n!r}", self.loc("deals_played"))
         ledger = list(state.result.payments)
-        got = {"ends": session_over(state, n, ledger)}
+        got: dict[str, Any] = {"ends": session_over(state, n, ledger)}
         closed = close_session(state, n, ledger)
         got["payments"], got["pool"] = list(closed.payments), closed.pool_after
         return [Failure(self.loc(*path, k), self.name, f"session_end: {k} is {got[k]!r}, expected {v!r}")

@@ -46,12 +46,14 @@ def diff_books(a: Book, b: Book) -> Diff:
         old, new = fa.get(k), fb.get(k)
         if old is not None and new is not None and old.words == new.words:
             continue
-        changes = out.sections.setdefault((old or new).section, [])
+        entry = old or new
+        assert entry is not None  # k is an item of one book or the other
+        changes = out.sections.setdefault(entry.section, [])
         if old is not None and new is not None and old.cells and new.cells:
             was, now = dict(old.cells), dict(new.cells)
             for col in list(was) + [c for c in now if c not in was]:
                 if was.get(col) != now.get(col):
                     changes.append(Change(f"{k}.{col}", f"{old.name}, {col}", was.get(col), now.get(col)))
             continue
-        changes.append(Change(k, (old or new).name, old.words if old else None, new.words if new else None))
+        changes.append(Change(k, entry.name, old.words if old else None, new.words if new else None))
     return out

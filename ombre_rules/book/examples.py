@@ -38,15 +38,22 @@ def examples(rules: Any, contract: Any, deals: int = DEALS) -> dict[str, State]:
     for seed in range(deals):
         st = State(rules, seed=seed)
         if _steer(st, rules.A_BID + contract.index, random.Random(seed), bot):
-            found.setdefault(st.result.outcome, [])
-            if len(found[st.result.outcome]) < KEEP:
-                found[st.result.outcome].append(st)
+            assert st.res is not None  # steered to its end
+            found.setdefault(st.res.outcome, [])
+            if len(found[st.res.outcome]) < KEEP:
+                found[st.res.outcome].append(st)
     out = {}
     for name, states in found.items():
-        states.sort(key=lambda s: (s.result.tricks[s.result.declarer] if s.result.declarer is not None else 0,
-                                   s.seed))
+        states.sort(key=_declarer_tricks)
         out[name] = states[len(states) // 2]
     return out
+
+
+def _declarer_tricks(s: State) -> tuple[int, int | None]:
+    """A finished deal's order among those of one outcome: the declarer's tricks, then the seed."""
+    res = s.res
+    assert res is not None  # a finished deal
+    return res.tricks[res.declarer] if res.declarer is not None else 0, s.seed
 
 
 def examples_section(book: Book, rules: Any) -> None:
@@ -60,6 +67,7 @@ def examples_section(book: Book, rules: Any) -> None:
         rows = []
         for name, st in sorted(got.items()):
             r = st.result
+            assert r is not None  # a finished deal
             rows.append([name, f"seed {st.seed}, declarer seat {r.declarer}", " ".join(map(str, r.tricks)),
                          " ".join(f"{p:+d}" for p in r.payments) + f"; pool {r.pool_before} → {r.pool_after}",
                          "; ".join(str(e) for e in st.account())])

@@ -71,7 +71,9 @@ def _play(world, policy: GreedyPolicy) -> None:
     # the declarer's partner as each seat knows him: fixed through the play when there is none
     sides = None if world.partner >= 0 else [world_partner(world, seat) for seat in range(r.players)]
     hands, discards = world.hands, world.discards  # changed in place only
-    t = ctx = full = trump = None
+    trump = world.trump  # the tables as play begins (and again once the first lead fixes trumps)
+    t = played_tables(r, contract, trump)
+    ctx, full = t.ctx, t.full
 
     def pick(seat: int, cards: list[int], trick: list[tuple[int, int]], played: int) -> int:
         if low and seat == declarer:
@@ -81,7 +83,7 @@ def _play(world, policy: GreedyPolicy) -> None:
                     active, cards)
 
     while world.phase == PLAY:
-        if t is None or world.trump is not trump:  # trumps fixed by the first lead (contract `trump: first_lead`)
+        if world.trump is not trump:  # trumps fixed by the first lead (contract `trump: first_lead`)
             trump = world.trump
             t = played_tables(r, contract, trump)
             ctx, full = t.ctx, t.full
@@ -149,11 +151,11 @@ class PimcPlayer:
         else:
             cand = others[0]
         end = t0 + self.seconds if self.seconds is not None else None
-        diffs, _ = self._search(k, me, greedy, [cand], self.rollouts - used, end)
-        if diffs is None:
+        fresh, _ = self._search(k, me, greedy, [cand], self.rollouts - used, end)
+        if fresh is None:
             self.fallbacks += 1
             return greedy
-        d = diffs[cand]
+        d = fresh[cand]
         m, se = mean_se(d)
         wins = sum(1 for x in d if x > 0)
         losses = sum(1 for x in d if x < 0)

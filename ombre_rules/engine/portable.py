@@ -15,16 +15,23 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import IllegalActionError, OmbreError
 from .carry import as_json, start_values
 from .deal import shuffled
+from .fields import Fields
 
-_RULES: dict[str, object] = {}
+if TYPE_CHECKING:
+    from ..ruleset import Ruleset
+
+S = TypeVar("S", bound=Fields)  # the class of the state made (State)
+_RULES: dict[str, Ruleset] = {}
 _LOCK = threading.Lock()
 
 
-def rules_for(variant: str):
+def rules_for(variant: str) -> Ruleset:
     """The ruleset of a canonical variant string, loaded once per process."""
     r = _RULES.get(variant)
     if r is None:
@@ -36,14 +43,14 @@ def rules_for(variant: str):
     return r
 
 
-def remember(rules) -> None:
+def remember(rules: Ruleset) -> None:
     """Put a ruleset loaded elsewhere into the cache, so that states of it unpickle onto the same object."""
     if rules.variant not in _RULES:
         with _LOCK:
             _RULES.setdefault(rules.variant, rules)
 
 
-def reduce_state(state) -> tuple:
+def reduce_state(state: Fields) -> tuple[Any, ...]:
     """`State.__reduce__`: rebuilt by `rebuild` from the variant name, the deal and the actions."""
     r = state.rules
     remember(r)
@@ -51,8 +58,9 @@ def reduce_state(state) -> tuple:
                      tuple(state.deal_talon), state.seed, tuple(state.history), as_json(r, state.carry))
 
 
-def rebuild(cls: type, variant: str, digest: str, dealer: int, pool: int, hands: tuple, talon: tuple,
-            seed: int | None, history: tuple, session: dict | None = None):
+def rebuild(cls: Callable[..., S], variant: str, digest: str, dealer: int, pool: int, hands: tuple[int, ...],
+            talon: tuple[int, ...], seed: int | None, history: tuple[int, ...],
+            session: dict[str, Any] | None = None) -> S:
     """A state (of class `cls`) from its pickled form; the variant must still compile to the same ruleset."""
     r = rules_for(variant)
     if r.digest != digest:
@@ -63,7 +71,7 @@ def rebuild(cls: type, variant: str, digest: str, dealer: int, pool: int, hands:
     return s
 
 
-def _seeded(state) -> bool:
+def _seeded(state: Fields) -> bool:
     """Whether the state's deal is the one its seed deals."""
     if state.seed is None:
         return False
@@ -72,7 +80,7 @@ def _seeded(state) -> bool:
     return tuple(masks) == tuple(state.deal_hands) and tuple(talon) == tuple(state.deal_talon)
 
 
-def to_text(state) -> str:
+def to_text(state: Fields) -> str:
     """The position as one line: variant, dealer, pool, deal, actions (see the module docstring)."""
     r = state.rules
     deck = r.deck
@@ -90,9 +98,9 @@ def to_text(state) -> str:
     return " | ".join(parts)
 
 
-def carry_words(rules, values: tuple) -> str:
+def carry_words(rules: Ruleset, values: tuple[Any, ...]) -> str:
     """Carried values for people, by name: `board [15, 30], mode open` (none: not set)."""
-    def word(v) -> str:
+    def word(v: Any) -> str:
         if isinstance(v, bool):
             return "yes" if v else "no"
         if isinstance(v, list):
@@ -102,12 +110,12 @@ def carry_words(rules, values: tuple) -> str:
     return ", ".join(f"{n} {word(v)}" for n, v in (as_json(rules, values) or {}).items())
 
 
-def _json(values: dict) -> str:
+def _json(values: dict[str, Any] | None) -> str:
     """Values as one line of JSON that holds no field separator (a '|' in a string is written as an escape)."""
     return json.dumps(values, ensure_ascii=True, separators=(", ", ": ")).replace("|", "\\u007c")
 
 
-def _values(key: str, value: str, text: str) -> dict:
+def _values(key: str, value: str, text: str) -> dict[str, Any]:
     try:
         got = json.loads(value)
     except ValueError:
@@ -124,7 +132,7 @@ def _int(key: str, value: str, text: str) -> int:
         raise OmbreError(f"'{key}' wants a number, not '{value}', in '{text}'") from None
 
 
-def from_text(cls: type, text: str, rules=None):
+def from_text(cls: Callable[..., S], text: str, rules: Ruleset | None = None) -> S:
     """The state (of class `cls`) a line of `to_text` describes (its variant loaded once per process unless
     `rules` is given)."""
     fields = [f.strip() for f in text.strip().split(" | ")]
@@ -164,7 +172,7 @@ def from_text(cls: type, text: str, rules=None):
     return state
 
 
-def _check_next(state, given: dict, text: str) -> None:
+def _check_next(state: Fields, given: dict[str, Any], text: str) -> None:
     """`next`: the values the deal leaves, derived from the deal; given, they must be those."""
     r = state.rules
     if state.result is None:

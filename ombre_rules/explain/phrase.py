@@ -149,8 +149,8 @@ class Phraser:
 
     def _index(self, t: Tree) -> str:
         xs, i = t.children
-        if i.data == "int" and int(i.children[0]) < len(ORDINAL):
-            return f"the {ORDINAL[int(i.children[0])]} of {self.node(xs)}"
+        if i.data == "int" and int(str(i.children[0])) < len(ORDINAL):
+            return f"the {ORDINAL[int(str(i.children[0]))]} of {self.node(xs)}"
         return f"item {self.node(i)} (from 0) of {self.node(xs)}"
 
     def _attr(self, t: Tree) -> str:

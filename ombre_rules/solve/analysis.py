@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
 from ..engine import State
 from ..engine.phases import CONSENT, DONE, PLAY, XPLAY
@@ -105,7 +106,7 @@ def card_values(solver: Solver) -> dict[int, int]:
     out: dict[int, int] = {}
     guess = 0
     for c in solver.root_cards():
-        out[c] = guess = exact(lambda a, b, c=c: solver.after(c, a, b), guess)
+        out[c] = guess = exact(partial(solver.after, c), guess)
     return out
 
 
@@ -151,6 +152,7 @@ class Analyst:
         try:
             return base + self.aim * exact(s.value)
         except SearchLimit as e:
+            assert e.bounds is not None  # set by exact
             lo, hi = e.bounds  # of the rest, aim applied; None: not known
             if s.measure == "tricks":  # the rest is worth no more than the tricks left
                 left = max(h.bit_count() for h in state.hands)
