@@ -356,3 +356,17 @@ def test_bad_positions_are_refused():
     search.position(h, [0] * 3, [], s.to_move)
     with pytest.raises(ValueError, match="is not legal for the seat to move"):
         search.after(next(c for c in range(40) if not h[s.to_move] >> c & 1), 0, 1)
+
+
+# -- scale-out: worker processes and Dask workers use it, with the results of one process ------------------
+@built
+def test_the_kernel_in_worker_processes_and_dask_workers():
+    """`--jobs 2` (forked processes) and a Dask worker (a process of its own, spawned: it loads the module
+    afresh) play pimcdd deals, with the double-dummy measure, as one process does."""
+    from ombre_rules.sim.runner import run
+
+    names = ["pimcdd:3", "greedy", "greedy"]
+    here = list(run("ombre", {}, names, 5, 4, double_dummy=True))
+    assert all(x["double_dummy"] is not None for x in here if x["contract"])
+    assert list(run("ombre", {}, names, 5, 4, jobs=2, double_dummy=True)) == here
+    assert list(run("ombre", {}, names, 5, 4, dask="local:1", double_dummy=True)) == here
