@@ -113,7 +113,7 @@ def test_no_import_cycles():
 
 # the layers of the design, low to high: a module imports only from its own layer and the ones below
 LAYERS = [
-    ("errors", "resources", "cards", "checks", "outfile", "infile"),
+    ("errors", "resources", "cards", "checks", "outfile", "infile", "kernel"),
     ("spec",),
     ("lang",),
     ("envs", "ruleset", "explain"),  # envs: what expressions see, for the ruleset's tables and the engine's deals
