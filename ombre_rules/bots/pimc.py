@@ -16,17 +16,19 @@ from .seat import from_state, from_view, played_cards, world_partner, world_tric
 DEFAULT_ROLLOUTS = 200
 
 
-def playout(world, policy: GreedyPolicy) -> None:
+def playout(world, policy: GreedyPolicy, play=None) -> None:
     """Play a world to its end with the greedy policy at every seat; an exchange's choice (as greedy's `choose`
-    routes it: no claim, no card to play) made from the world's masks without the seat's whole situation."""
+    routes it: no claim, no card to play) made from the world's masks without the seat's whole situation.
+    `play(world, policy)`, when given, plays the play phase instead (it returns once the phase is over)."""
     r = world.rules
     nd, stop = r.A_DISCARD, r.A_STOP
     legal_actions = world.legal_actions
     apply = world.apply
     choose = policy.choose
+    play = play or _play
     while world.phase != DONE:
         if world.phase == PLAY:
-            _play(world, policy)
+            play(world, policy)
             continue
         if world.phase == EXCHANGE:
             world.play_exchange(_exchanger(world))
@@ -154,7 +156,7 @@ class PimcPlayer:
             self.fallbacks += 1
             return greedy
         d = fresh[cand]
-        m, se = _mean_se(d)
+        m, se = mean_se(d)
         wins = sum(1 for x in d if x > 0)
         losses = sum(1 for x in d if x < 0)
         return cand if wins > losses and m > self.margin * se else greedy
@@ -175,22 +177,21 @@ class PimcPlayer:
             w = self.sampler(k, self.rng)
             if w is None:
                 break
-            base = _payout(w, greedy, me, self.policy)
+            base = self._payout(w, greedy, me)
             for a in acts:
-                diffs[a].append(_payout(w, a, me, self.policy) - base)
+                diffs[a].append(self._payout(w, a, me) - base)
             done += per
         return (diffs if done else None), done
 
+    def _payout(self, world, a: int, me: int) -> int:
+        """`me`'s payment when action `a` is taken in `world` (left unchanged) and greedy plays out the rest."""
+        x = world.clone()
+        x.apply(a)
+        playout(x, self.policy)
+        return x.res.payments[me]  # the payments kept at the end (the result without its account)
 
-def _payout(world, a: int, me: int, policy: GreedyPolicy) -> int:
-    """`me`'s payment when action `a` is taken in `world` (left unchanged) and greedy plays out the rest."""
-    x = world.clone()
-    x.apply(a)
-    playout(x, policy)
-    return x.res.payments[me]  # the payments kept at the end (the result without its account)
 
-
-def _mean_se(xs: list[float]) -> tuple[float, float]:
+def mean_se(xs: list[float]) -> tuple[float, float]:
     n = len(xs)
     m = sum(xs) / n
     if n < 2:

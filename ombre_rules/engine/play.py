@@ -11,9 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .. import kernel as _kernel
 from .deal import BIT as _BIT
 from .fields import Fields
 from .phases import CALL, CONSENT, PLAY, SURRENDER, XPLAY
+
+_ALL_TRICKS = 1 << 30  # tricks the kernel may play in one call when no rule must be read between them
 
 
 class PlayStage(Fields):
@@ -212,7 +215,11 @@ class PlayStage(Fields):
     def _random_tricks(self, rand: Callable[[], float]) -> None:
         """Tricks of `random_playout`, from a lead, while no claim or concession is open. A card is chosen from
         the list legal_actions would give, and played as apply plays it (both kept in step with these); a
-        trick is closed as `_close_trick` closes it."""
+        trick is closed as `_close_trick` closes it. The compiled kernel plays them when it is on."""
+        k = _kernel.tables(self.ctx, self.contract.follow_id) if _kernel.ON else None
+        if k is not None:
+            self._kernel_tricks(k, rand)
+            return
         hands, hl, nxt, history = self.hands, self.hl, self.nxt, self.history
         tricks, won, log = self.tricks, self.won, self.trick_log
         rows, others = self.follow_rows, range(self.tn - 1)
@@ -270,6 +277,26 @@ class PlayStage(Fields):
             tricks[seat] += 1
             won[seat] |= tm
             log.append((leader, tuple(trick), seat))
+            self.leader = self.to_move = seat
+            if not hands[seat] or (end_when is not None and self.eval(end_when)):
+                self._finish()
+                return
+            if len(log) == claim_at:
+                self._trick_start()
+                if self.claim_pending:
+                    return
+
+    def _kernel_tricks(self, k, rand: Callable[[], float]) -> None:
+        """`_random_tricks` by the compiled kernel (tables `k`): whole tricks there, up to the next one whose end
+        a rule here reads (`end_when` after each trick, the claim's trick); the end of the deal here."""
+        hands, log = self.hands, self.trick_log
+        end_when, claim_at = self.end_when, self.claim_at
+        self.lm = -1
+        seat = self.to_move
+        while True:
+            run = 1 if end_when is not None else claim_at - len(log) if claim_at > len(log) else _ALL_TRICKS
+            seat = _kernel.random_tricks(k, hands, self.hl, self.history, self.tricks, self.won, log, self.nxt,
+                                         self.tn, self.follow_high, seat, rand, run)
             self.leader = self.to_move = seat
             if not hands[seat] or (end_when is not None and self.eval(end_when)):
                 self._finish()

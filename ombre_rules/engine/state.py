@@ -302,9 +302,9 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
         """The state a line of `to_text` describes."""
         return portable.from_text(cls, text, rules)
 
-    def view(self, seat: int, actions: bool = True) -> dict[str, Any]:
-        """What one seat may see now (its hand, public information, its own discards); `actions=False` leaves
-        out the list of the deal's actions."""
+    def view(self, seat: int | None, actions: bool = True) -> dict[str, Any]:
+        """What one seat may see now (its hand, public information, its own discards; None: a spectator, who
+        sees what every seat sees); `actions=False` leaves out the list of the deal's actions."""
         from .view import view
 
         return view(self, seat, actions)

@@ -16,6 +16,7 @@ from functools import partial
 
 from ..engine import State
 from ..engine.phases import CONSENT, DONE, PLAY, XPLAY
+from .fast import keeping, solver
 from .search import SearchLimit, Solver
 
 INF = 1 << 30
@@ -137,11 +138,7 @@ class Analyst:
         """A solver at `state`, with the tables of the previous one (the same deal, so its entries hold)."""
         lim = self.limits
         left = None if lim.max_nodes is None else max(0, lim.max_nodes - self.nodes)
-        s = Solver(state, self.measure, self.aim, left, lim.left())
-        prev = self._last
-        if prev is not None:
-            s.tt, s.lead_hint, s.compat, s.mcache = prev.tt, prev.lead_hint, prev.compat, prev.mcache
-        self._last = s
+        s = self._last = solver(state, self.measure, self.aim, left, lim.left(), self._last)  # the kernel's, if it can
         return s
 
     def _count(self, s: Solver) -> None:
@@ -183,13 +180,10 @@ class Analyst:
         s = self.solver(state)
         try:
             rest = exact(s.value)
-            mine = s.side[state.to_move]
-            for c in state.legal_actions():
-                if c >= state.nc:
-                    continue
-                if mine and s.after(c, rest - 1, rest) >= rest or not mine and s.after(c, rest, rest + 1) <= rest:
-                    return c
-            raise AssertionError("no card keeps the value")  # the value is the best card's
+            c = keeping(s, rest, s.side[state.to_move], [c for c in state.legal_actions() if c < state.nc])
+            if c is None:
+                raise AssertionError("no card keeps the value")  # the value is the best card's
+            return c
         finally:
             self._count(s)
 
