@@ -1,6 +1,7 @@
 """One error hierarchy: every error caused by input names its place and quotes the input."""
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 
@@ -61,7 +62,7 @@ class SpecErrors(SpecError):
         return "\n".join(str(e) for e in self.errors)
 
 
-def did_you_mean(word: str, candidates) -> str:
+def did_you_mean(word: object, candidates: Iterable[object]) -> str:
     """A ' (did you mean 'x'?)' suffix when a close candidate exists, else ''."""
     import difflib
 

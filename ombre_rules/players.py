@@ -27,11 +27,14 @@ class RandomPlayer:
         return self.rng.choice(legal)
 
 
-PLAYERS = ("random", "greedy", "pimc")
+PLAYERS = ("random", "greedy", "pimc", "pimcdd")
 MAX_ROLLOUTS = 100_000  # play-outs of one Monte-Carlo decision
 MAX_SECONDS = 600.0  # seconds of one Monte-Carlo decision
+MAX_WORLDS = 10_000  # worlds of one pimcdd decision
 HELP = ("random (uniform over legal actions), greedy (cheap tricks, hand evaluation), "
-        "pimc (Monte-Carlo over greedy play-outs; pimc:N for N play-outs a decision, pimc:Xs for X seconds)")
+        "pimc (Monte-Carlo over greedy play-outs; pimc:N for N play-outs a decision, pimc:Xs for X seconds), "
+        "pimcdd (Monte-Carlo over double-dummy solves, the strongest; pimcdd:N for N worlds a decision, "
+        "pimcdd:Xs for X seconds)")
 
 
 def observe(player: Player, state, seat: int):
@@ -61,9 +64,9 @@ def _bots() -> tuple:
     """The bots' classes, imported when first asked for (a run of random players never loads them)."""
     global _BOTS
     if _BOTS is None:
-        from .bots import GreedyPlayer, PimcPlayer
+        from .bots import GreedyPlayer, PimcddPlayer, PimcPlayer
 
-        _BOTS = (GreedyPlayer, PimcPlayer)
+        _BOTS = (GreedyPlayer, PimcPlayer, PimcddPlayer)
     return _BOTS
 
 
@@ -71,7 +74,8 @@ _BOTS: tuple | None = None
 
 
 def make_player(name: str, seed: int | None = None, rules=None) -> Player:
-    """A player by name: `random`, `greedy`, `pimc`, `pimc:N` (N play-outs a decision), `pimc:Xs` (X seconds)."""
+    """A player by name: `random`, `greedy`, `pimc`, `pimc:N` (N play-outs a decision), `pimc:Xs` (X seconds),
+    `pimcdd`, `pimcdd:N` (N worlds a decision), `pimcdd:Xs`."""
     base, _, arg = name.partition(":")
     if base not in PLAYERS:
         raise OmbreError(f"unknown player {quoted(name)}{did_you_mean(base, PLAYERS)} (players: {', '.join(PLAYERS)})")
@@ -81,24 +85,26 @@ def make_player(name: str, seed: int | None = None, rules=None) -> Player:
         return RandomPlayer(seed)
     if rules is None:
         raise OmbreError(f"player '{base}' needs the variant's rules")
-    GreedyPlayer, PimcPlayer = _bots()
+    GreedyPlayer, PimcPlayer, PimcddPlayer = _bots()
     if base == "greedy":
         if arg:
             raise OmbreError(f"player 'greedy' takes no budget: '{name}'")
         return GreedyPlayer(seed, rules)
+    cls, most, unit = ((PimcPlayer, MAX_ROLLOUTS, "play-outs") if base == "pimc"
+                       else (PimcddPlayer, MAX_WORLDS, "worlds"))
     if not arg:
-        return PimcPlayer(seed, rules)
+        return cls(seed, rules)
     try:
         if arg.endswith("s"):
             secs = float(arg[:-1])
             if 0 < secs <= MAX_SECONDS:  # false for nan and inf too
-                return PimcPlayer(seed, rules, seconds=secs)
-        elif arg.isdigit() and len(arg) <= 7 and 0 < int(arg) <= MAX_ROLLOUTS:
-            return PimcPlayer(seed, rules, rollouts=int(arg))
+                return cls(seed, rules, seconds=secs)
+        elif arg.isdigit() and len(arg) <= 7 and 0 < int(arg) <= most:
+            return cls(seed, rules, int(arg))
     except ValueError:
         pass
-    raise OmbreError(f"bad budget in {quoted(name)} (expected pimc:N play-outs, 0 < N <= {MAX_ROLLOUTS}, or "
-                     f"pimc:Xs seconds, 0 < X <= {MAX_SECONDS:g})")
+    raise OmbreError(f"bad budget in {quoted(name)} (expected {base}:N {unit}, 0 < N <= {most}, or "
+                     f"{base}:Xs seconds, 0 < X <= {MAX_SECONDS:g})")
 
 
 def prepare(names, rules) -> None:

@@ -240,6 +240,7 @@ class Compiler:
     def _syntax_error(self, e: UnexpectedInput, text: str, source: Source | None) -> ExprError:
         line, col = getattr(e, "line", 1) or 1, getattr(e, "column", 1) or 1
         if isinstance(e, UnexpectedCharacters):
+            assert e.pos_in_stream is not None  # Lark's lexer gives where it stopped
             msg = f"unexpected character '{text[e.pos_in_stream]}' in expression"
         elif isinstance(e, UnexpectedEOF):
             msg = "expression ends too early"

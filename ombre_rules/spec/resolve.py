@@ -141,9 +141,9 @@ class _Merged:
         for p, s in src.where.items():
             if p[:n] == src_path:
                 self.where[path + p[n:]] = s
-        for p, s in src.keys.items():
+        for p, at in src.keys.items():
             if p[:n] == src_path:
-                self.keys[path + p[n:]] = s
+                self.keys[path + p[n:]] = at
 
     def merge(self, src: PositionedDoc, src_path: tuple = (), path: tuple = ()) -> None:
         """Merge src (or its sub-tree at src_path) over this document at path."""

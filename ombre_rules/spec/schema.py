@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from functools import lru_cache
 
 import jsonschema
@@ -30,7 +31,7 @@ def describe(err: jsonschema.ValidationError) -> tuple[str, tuple]:
     path = tuple(err.absolute_path)
     kind = err.validator
     inst = err.instance
-    if kind == "additionalProperties" and isinstance(inst, dict):
+    if kind == "additionalProperties" and isinstance(inst, dict) and isinstance(err.schema, Mapping):
         allowed = list(err.schema.get("properties", {}))
         extra = [k for k in inst if k not in allowed]
         if extra:
@@ -43,7 +44,7 @@ def describe(err: jsonschema.ValidationError) -> tuple[str, tuple]:
     if kind == "required":
         missing = err.message.split("'")[1] if "'" in err.message else err.message
         return f"missing key '{missing}' in {_where(path)}", path + (missing,)
-    if kind == "enum":
+    if kind == "enum" and isinstance(err.validator_value, list):
         choices = [str(c) for c in err.validator_value]
         hint = did_you_mean(inst, choices) or f" (expected one of: {', '.join(choices)})"
         return f"'{inst}' is not allowed for {_where(path)}{hint}", path

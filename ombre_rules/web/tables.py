@@ -137,6 +137,7 @@ class Table:
         s = self.state
         self.session.record(s)
         res = s.result
+        assert res is not None  # booked when the deal is over
         self.sheet.append({"deal": self.deal_no + 1, "dealer": s.dealer, "declarer": res.declarer,
                            "contract": res.contract, "outcome": res.outcome, "payments": list(res.payments),
                            "pool": res.pool_after, "totals": list(self.session.ledger)})
@@ -384,6 +385,7 @@ class Tables:
                 return
             s = t.state
             seat = s.current_player
+            assert s.seed is not None  # a table deals from seeds
             d = Decision(t.entry.source, tuple(sorted(t.row.options.items())), s.seed, s.dealer, s.pool_before,
                          tuple(s.history), seat, t.row.seats[seat], t.row.seed * 1000 + len(s.history),
                          as_json(s.rules, s.carry))

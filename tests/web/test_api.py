@@ -140,6 +140,8 @@ def test_create_table_refusals(client):
     bad = [({"variant": "ombre", "seats": ["human", "greedy"]}, 400, "this variant has 3 seats, not 2"),
            ({"variant": "ombre", "seats": ["human", "smart", "greedy"]}, 400, "unknown player 'smart'"),
            ({"variant": "ombre", "seats": ["human", "pimc:60s", "greedy"]}, 400, "at most 10 seconds"),
+           ({"variant": "ombre", "seats": ["human", "pimcdd:60s", "greedy"]}, 400, "at most 10 seconds"),
+           ({"variant": "ombre", "seats": ["human", "pimcdd:500", "greedy"]}, 400, "at most 200 worlds"),
            ({"variant": "ombre", "seats": ["human", "greedy", "greedy"], "deals": 0}, 400, "1 to 100 deals"),
            ({"variant": "ombre", "seats": "human"}, 400, "field 'seats' must be list"),
            ({"seats": ["human"]}, 400, "missing field 'variant'"),
@@ -306,7 +308,7 @@ def test_websocket_views(client):
 
 def test_monte_carlo_bots_in_worker_processes(folders):
     with TestClient(create_app(*folders, workers=1, processes=True)) as c:
-        t = new_table(c, seats=("pimc:20", "greedy", "pimc:20"), seed=2)
+        t = new_table(c, seats=("pimc:20", "greedy", "pimcdd:4"), seed=2)
         spec = token(t["spectator"])
         end = time.time() + 60
         while time.time() < end:

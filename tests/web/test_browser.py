@@ -285,3 +285,31 @@ def test_the_score_sheet_shows_the_sessions_close(browser, server):
     assert sum(close["payments"]) == deal["pool"] > 0
     shot(page, "session-close")
     ctx.close()
+
+
+@pytest.mark.parametrize(("width", "height", "name"), [(1280, 900, "desktop"), (390, 844, "phone")])
+def test_the_double_dummy_bot_is_offered_and_plays(browser, server, width, height, name):
+    """The strongest bot, `pimcdd`, is a seat's choice with a budget of seconds; a table with it plays a deal."""
+    page = browser.new_page(viewport={"width": width, "height": height})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server.url}/variant/ombre")
+    page.wait_for_selector("#create")
+    kinds = page.eval_on_selector_all('select[data-seat="1"] option', "os => os.map(o => o.value)")
+    assert kinds == ["you", "human", "random", "greedy", "pimc", "pimcdd"]
+    page.select_option('select[data-seat="1"]', "pimcdd")
+    budget = page.locator('select[data-seat="1"] ~ input.budget')
+    assert budget.is_visible()
+    budget.fill("0.3")
+    page.fill("#seed", "4")
+    page.fill("#deals", "1")
+    shot(page, f"pimcdd-seat-{name}")
+    page.click("#create")
+    page.wait_for_selector("#hand")
+    play_by_clicking(page)
+    shot(page, f"pimcdd-result-{name}")
+    table = page.url.split("/table/")[1].split("?")[0]
+    seats = page.request.get(f"{server.url}/api/tables/{table}", params={"t": page.url.split("?t=")[1]}).json()
+    assert "pimcdd:0.3s" in json.dumps(seats)
+    assert errors == []
+    page.close()

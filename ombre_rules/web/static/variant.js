@@ -21,6 +21,9 @@ function frame(id, title, tallest) {
   return f;
 }
 
+// the bots that think for a budget of seconds a decision
+const thinks = (kind) => kind === "pimc" || kind === "pimcdd";
+
 function seatPicker(i, first) {
   const id = `seat-${i}`;
   const kind = el("select", { "data-seat": i, class: "seat-kind", id },
@@ -28,11 +31,12 @@ function seatPicker(i, first) {
     el("option", { value: "human" }, "Another person (gets a link)"),
     el("option", { value: "random" }, "Bot: random"),
     el("option", { value: "greedy", selected: !first }, "Bot: greedy"),
-    el("option", { value: "pimc" }, "Bot: Monte-Carlo"));
+    el("option", { value: "pimc" }, "Bot: Monte-Carlo"),
+    el("option", { value: "pimcdd" }, "Bot: double-dummy (strongest)"));
   const budget = el("input", { type: "number", min: "0.2", max: "10", step: "0.1", value: "1", class: "budget", id: `${id}-budget`,
     "aria-label": `seconds a decision of seat ${i}'s bot`, style: { width: "5rem" } });
   const extra = el("span", { class: "budget-box", hidden: true }, " ", budget, el("span", { class: "muted small" }, " s a move"));
-  kind.addEventListener("change", () => { extra.hidden = kind.value !== "pimc"; });
+  kind.addEventListener("change", () => { extra.hidden = !thinks(kind.value); });
   return { row: el("div", { class: "form-row" }, el("label", { for: id }, `Seat ${i}`), el("div", {}, kind, extra)), kind, budget };
 }
 
@@ -104,7 +108,7 @@ async function render() {
   const made = el("div", { id: "made", "aria-live": "polite" });
   const create = el("button", { id: "create", onclick: async () => {
     made.replaceChildren();
-    const seats = pickers.map((p) => p.kind.value === "pimc" ? `pimc:${p.budget.value || 1}s` : (p.kind.value === "you" ? "human" : p.kind.value));
+    const seats = pickers.map((p) => thinks(p.kind.value) ? `${p.kind.value}:${p.budget.value || 1}s` : (p.kind.value === "you" ? "human" : p.kind.value));
     const mine = pickers.findIndex((p) => p.kind.value === "you");
     const names = pickers.map((_, i) => (i === mine ? kept.get("name", "") : ""));
     const body = { variant: key, options: choices, seats, deals: parseInt(deals.value || "1", 10), timer: parseInt(timer.value, 10), names };
