@@ -99,8 +99,8 @@ def test_a_seat_that_sits_out_is_told_and_its_payments_explained(browser, server
     t = new_table(page, server, "tresillo", ["human", "human", "greedy", "greedy"], seed=5)
     page.goto(server.url + t["seats"][0]["url"])
     page.wait_for_selector(".me")
-    assert page.inner_text("#prompt") == "You sit this deal out (sitting out each deal: the dealer): watch the " \
-                                         "others play."
+    assert page.inner_text("#prompt") == "You sit this deal out (each deal the dealer sits out: he gets no cards): " \
+                                         "watch the others play."
     assert "sits out" in page.inner_text(".me .name")
     table = server.app.state.tables.tables[t["id"]]
     other = t["seats"][1]["url"].split("?t=")[1]
@@ -130,7 +130,7 @@ def test_the_table_explains_itself(browser, server):
     page.goto(server.url + t["seats"][1]["url"])  # seat 1 (forehand) bids first
     page.wait_for_selector("#controls button[data-action='bid solo']")
     assert page.get_attribute("[data-action='bid solo']", "title") == w.contracts["solo"] == \
-        "The declarer names trumps. The declarer may change no cards. Level 3. Worth 15."
+        "The Ombre names trumps and plays the cards he was dealt (the defenders may still exchange). Level 3. Worth 15."
     page.click("button[aria-label='What is Solo?']")
     assert page.inner_text("#control-doc") == f"Solo: {w.contracts['solo']}"
     assert page.inner_text("#phase-doc").startswith(w.lines["auction"])
@@ -144,7 +144,7 @@ def test_the_table_explains_itself(browser, server):
     page.wait_for_selector("#rules-panel:not([hidden])")
     assert page.get_attribute("#rules-frame", "src").endswith("/api/variants/ombre/rulebook#auction")
     page.frame_locator("#rules-frame").locator("#auction h2").wait_for(timeout=60000)
-    assert page.frame_locator("#rules-frame").locator("#auction h2").inner_text() == "The auction"
+    assert page.frame_locator("#rules-frame").locator("#auction h2").inner_text() == "The bidding"
     page.click("#rules-close")
     assert page.is_hidden("#rules-panel")
     assert errors == []
