@@ -2,6 +2,8 @@
 choice of each option."""
 from __future__ import annotations
 
+from typing import Any
+
 from .errors import OmbreError, SpecErrors
 from .ruleset import Ruleset
 from .spec.resolve import resolve
@@ -17,7 +19,7 @@ def check_variant(path: str) -> list[OmbreError]:
         return list(e.errors)
     except OmbreError as e:
         return problems + [e]
-    runs = [{}] + [{k: c} for k, cs in spec.choices.items() for c in cs if c != spec.defaults[k]]
+    runs: list[dict[str, Any]] = [{}] + [{k: c} for k, cs in spec.choices.items() for c in cs if c != spec.defaults[k]]
     for sel in runs:
         try:
             rules = Ruleset.from_spec(resolve(path, sel, unknown=problems))

@@ -382,7 +382,8 @@ def _make_clone() -> Callable[[State], State]:
     lines.append("    return c")
     env: dict[str, Any] = {"_new": object.__new__, "_State": State}
     exec("\n".join(lines), env)  # noqa: S102 - generated from the slot names above
-    return env["_clone"]
+    clone: Callable[[State], State] = env["_clone"]
+    return clone
 
 
 _clone = _make_clone()
