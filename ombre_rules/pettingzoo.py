@@ -19,7 +19,7 @@ by its name); the observation's `session` slice encodes them and the text shows 
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, SupportsInt
 
 import gymnasium
 import numpy as np
@@ -108,7 +108,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             mask[s.legal_actions()] = 1
         return {"observation": vec, "action_mask": mask}
 
-    def step(self, action) -> None:
+    def step(self, action: SupportsInt) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
