@@ -47,7 +47,8 @@ def test_a_let_is_usable_in_a_play_condition(tmp_path):
 def test_a_let_where_its_inputs_are_unknown_names_its_place_and_its_inputs(tmp_path):
     path = _house(tmp_path, 'play:\n  follow:\n    - must: "suit(card) == led_suit or mine > 2"\n')
     assert _messages(path) == [
-        f"{path}:5:40: 'mine' is defined under let: (variants/ombre.yaml:{_where('mine', 'let')}) and reads declarer, tricks(), which "
+        f"{path}:5:40: 'mine' is defined under let: (variants/ombre.yaml:{_where('mine', 'let')}) and reads "
+        f"declarer, tricks(), which "
         f"a play obligation does not know; it may be used where its inputs are known (outcomes, scoring, bid, call "
         f"and play conditions)"]
 
@@ -55,7 +56,8 @@ def test_a_let_where_its_inputs_are_unknown_names_its_place_and_its_inputs(tmp_p
 def test_a_scoring_let_where_its_inputs_are_unknown(tmp_path):
     path = _house(tmp_path, 'names:\n  x: "V"\n')
     assert _messages(path) == [
-        f"{path}:4:7: 'V' is defined under scoring.let: (variants/ombre.yaml:{_where('V', 'scoring', 'let')}) and reads contract, which names "
+        f"{path}:4:7: 'V' is defined under scoring.let: (variants/ombre.yaml:{_where('V', 'scoring', 'let')}) "
+        f"and reads contract, which names "
         f"does not know; it may be used where its inputs are known (outcomes, scoring, bid, call and play "
         f"conditions)"]
 
