@@ -21,7 +21,7 @@ def check_variant(path: str, before: Callable[[dict[str, Any]], None] | None = N
         return list(e.errors)
     except OmbreError as e:
         return problems + [e]
-    runs = [{}] + [{k: c} for k, cs in spec.choices.items() for c in cs if c != spec.defaults[k]]
+    runs: list[dict[str, Any]] = [{}] + [{k: c} for k, cs in spec.choices.items() for c in cs if c != spec.defaults[k]]
     for sel in runs:
         if before is not None:
             before(sel)

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -95,7 +96,7 @@ _LIST = T.list_of(T.INT)
 _UNSAFE = set(",;()=")  # characters a value in a game string cannot hold
 
 
-def session_parse(rules, text: str) -> dict | None:
+def session_parse(rules: Ruleset, text: str) -> dict[str, Any] | None:
     """The `session` parameter (`name:value;name:value`) as values by name (None when empty)."""
     carry = rules.carry
     out: dict = {}
@@ -116,7 +117,7 @@ def session_parse(rules, text: str) -> dict | None:
     return out or None
 
 
-def session_text(rules, values: tuple) -> str:
+def session_text(rules: Ruleset, values: tuple[Any, ...]) -> str:
     """The `session` parameter of carried values: those not at their start, in the form `session_parse` reads."""
     carry = rules.carry
     if carry is None:
@@ -180,7 +181,7 @@ class _Config:
 _CONFIGS: dict[str, _Config] = {}
 
 
-def payment_bound(rules, dealer: int = 0, pool: int = 0, carry: tuple | None = None) -> int:
+def payment_bound(rules: Ruleset, dealer: int = 0, pool: int = 0, carry: tuple[Any, ...] | None = None) -> int:
     """Four times the largest payment (in absolute value) in 1,000 seeded random deals, at least 1."""
     rng = random.Random(0)
     top = 1
@@ -299,7 +300,7 @@ class OmbreGame(pyspiel.Game):
         super().__init__(_TYPES[key.split('|')[0]], info, own)
 
     @property
-    def rules(self):
+    def rules(self) -> Ruleset:
         return self.config.rules
 
     def new_initial_state(self) -> OmbreState:
@@ -332,7 +333,7 @@ class OmbreGame(pyspiel.Game):
         """The state `state.serialize()` wrote (text, read strictly; see `openspiel_text`)."""
         return read_state(self, text)
 
-    def make_py_observer(self, iig_obs_type=None, params=None) -> Observer:
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
         recall = iig_obs_type is not None and iig_obs_type.perfect_recall
         return Observer(self.config, recall)
 
@@ -536,7 +537,7 @@ def sparse(cfg: _Config, state: OmbreState, player: int) -> tuple[list[int], lis
     return cfg.layout.sparse(s, player)
 
 
-def resampler(rng: random.Random | None = None):
+def resampler(rng: random.Random | None = None) -> Callable[[OmbreState, int], OmbreState]:
     """A resampling function for OpenSpiel's ISMCTS bot (`bot.set_resampler(...)`): a state dealt anew
     consistently with the seat's view, by the same sampler the `pimc` bot uses (the state itself when none is
     found, or while dealing)."""

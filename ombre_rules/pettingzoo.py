@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import operator
 import random
-from typing import Any
+from typing import Any, SupportsInt
 
 import gymnasium
 import numpy as np
@@ -134,7 +134,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             mask[deal.legal_actions()] = 1
         return {"observation": vec, "action_mask": mask}
 
-    def step(self, action: Any) -> None:
+    def step(self, action: SupportsInt | None) -> None:
         """Apply the selected agent's action: an id (a whole number, numpy's included; never a bool, a float
         or text) of a legal action; anything else is refused and changes nothing. A finished agent steps with
         None."""

@@ -122,7 +122,8 @@ def _amount_error(err: jsonschema.ValidationError) -> jsonschema.ValidationError
     todo = [err]
     while todo:
         e = todo.pop()
-        if e.validator == "anyOf" and any(b.get("type") == "string" for b in e.validator_value):
+        options: Any = e.validator_value  # an anyOf's value: the list of its schemas
+        if e.validator == "anyOf" and any(b.get("type") == "string" for b in options):
             return e
         todo += e.context or []
     return None

@@ -9,7 +9,7 @@ from typing import Any
 
 from ..engine import State
 from ..players import act, make_player
-from .build import occurring
+from .builder import occurring
 from .cardwords import Cards
 from .rules_text import trump_words
 from .schedule import Builder as Schedules
@@ -96,7 +96,7 @@ def legal(rules: Any) -> dict[str, Fact]:
 
 def ladder(rules: Any) -> dict[str, Fact]:
     """The contracts that can occur, in bidding order, with how each arises and its trumps."""
-    from .build import Builder
+    from .builder import Builder
     from .rules_text import arises
 
     b = Builder(rules)

@@ -81,13 +81,13 @@ def account_words(st: State, w: Any, seats: Seats) -> str:
         i += len(same)
         label = "the stake" if e.label == "ante" else w.outcome(e.label) if e.label == res.outcome else e.label
         why = f" ({e.why.split(' = ')[0]})" if e.why and _WHY.match(e.why) else ""
-        payers = join([seats[x.payer] for x in same if x.payer is not POOL])
+        payers = join([seats[x.payer] for x in same if x.payer is not None])  # None: the pool (POOL)
         each = " each" if len(same) > 1 else ""
-        if e.payer is POOL:
+        if e.payer is POOL and e.payee is not None:  # out of the pool, to a seat
             lines.append(f"{label}: {seats[e.payee]} takes {e.amount} from {w.pool}{why}")
         elif e.payee is POOL:
             lines.append(f"{label}: {payers}{each} put{'s' if not each else ''} {e.amount} into {w.pool}{why}")
-        else:
+        elif e.payee is not None:
             lines.append(f"{label}: {payers}{each} pay{'s' if not each else ''} {seats[e.payee]} {e.amount}{why}")
     return "; ".join(lines) or "no payments"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..explain.why import follow_items
-from .build import ALL_PASS, Builder
+from .builder import ALL_PASS, Builder
 from .words import cap, join, plural
 
 TRUMP_MODES = {"named": "{d} names the trump suit", "none": "there are no trumps",

@@ -8,7 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..explain.phrase import SINGLE_SEATS
-from .build import Builder
+from .builder import Builder
 from .model import Rule
 from .schedule import Amount, Schedule, representatives
 from .schedule import Builder as Schedules

@@ -298,7 +298,8 @@ def seat_facts(state: Fields, seat: int) -> Seat:
                 (held + gone.bit_count() + len(cur)) // active, len(state.talon), None)
 
 
-_BEFORE: dict[tuple, tuple[int, ...]] = {}  # (seats, sitters, declarer, defenders out) -> each seat's forerunner
+# (seats, sitters, declarer, defenders out) -> each seat's forerunner
+_BEFORE: dict[tuple[Any, ...], tuple[int, ...]] = {}
 
 
 def _trick_seats(state: Fields, seat: int, sitters: tuple[int, ...], declarer: int, out: int) -> list[tuple[int, int]]:

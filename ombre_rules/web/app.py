@@ -306,7 +306,7 @@ def create_app(data: str, variants: str | None = None, workers: int = 2, process
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
-        WebError: _web_error, HTTPException: _http_error,  # type: ignore[dict-item]  # Starlette calls each with the class it is registered for
+        WebError: _web_error, HTTPException: _http_error,
         Exception: _other_error})
     app.state.tables = tables
     app.state.books = books

@@ -270,8 +270,8 @@ class Tables:
         tokens = [secrets.token_hex(16) if k == HUMAN else None for k in seats]
         row = TableRow(secrets.token_hex(6), key, dict(options), list(seats), tokens, secrets.token_hex(16),
                        seed, deals)
-        settings = {"timer": timer, "names": [clean_name(n) for n in (names or [])][:len(seats)]}
-        settings["names"] += [""] * (len(seats) - len(settings["names"]))
+        shown = [clean_name(n) for n in (names or [])][:len(seats)]
+        settings: dict[str, Any] = {"timer": timer, "names": shown + [""] * (len(seats) - len(shown))}
         table = Table(row, entry, self.catalog, settings)
         self.store.add_table(row)
         for k, v in settings.items():

@@ -13,6 +13,7 @@ from typing import Any
 from lark import Tree
 
 from ..envs import DealEnv
+from ..errors import OmbreError
 from ..explain.account import terms
 from ..explain.evaluate import Evaluator, parse
 from ..explain.phrase import phrase
@@ -118,11 +119,11 @@ def _sentence(text: str) -> str:
 def _from_book(rules: Ruleset) -> tuple[set[str], dict[str, str], dict[str, str], dict[str, str]]:
     """From the rulebook (without the parts that play deals): its section keys, a line per contract (bid) and
     per outcome, and the first rule of the auction, the play and each contract's exchange."""
-    try:
-        from ..book.build import build
+    from ..book.build import build
 
-        book = build(rules, options=False, examples=False, effects=False)
-    except Exception:  # noqa: BLE001 - a file whose rulebook cannot be made is played without these lines
+    try:
+        book = build(rules, options=False, examples=False, payments=False)
+    except OmbreError:  # a file whose rulebook cannot be made is played without these lines
         return set(), {}, {}, {}
     data = rules.spec.data
     sections = {s.key: s for s in book.sections}
@@ -135,8 +136,8 @@ def _from_book(rules: Ruleset) -> tuple[set[str], dict[str, str], dict[str, str]
         said = [i.text for i in items if i.key.rsplit(".", 1)[-1] in ("trump", "declarer", "doc")]
         value = " ".join(x for x in (f"Level {c.level}." if c.biddable else "",
                                      f"Worth {c.value}." if c.value else "") if x)
-        contracts[c.name] = " ".join(x for x in ([_sentence(doc)] if doc else [*map(_sentence, said[:2]), value])
-                                     if x)
+        contracts[c.name] = " ".join(x for x in ([_sentence(doc)] if doc else list(map(_sentence, said[:2])))
+                                     + [value] if x)
         for i in items:
             if ".exchange." in i.key:
                 side = "declarer" if i.key.endswith(".exchange.declarer") else "defenders"
@@ -149,9 +150,10 @@ def _from_book(rules: Ruleset) -> tuple[set[str], dict[str, str], dict[str, str]
         hit = next((i.text for i in (s.items if s else []) if getattr(i, "key", "") == first), None)
         if hit:
             lines["sit_out" if key == "table" else key] = _sentence(hit)
-    for o in data.get("outcomes") or []:
-        if isinstance(o, dict) and o.get("name") and o["name"] not in outcomes:
-            outcomes[o["name"]] = str(o.get("doc") or "")
+    named = [o for o in data.get("outcomes") or [] if isinstance(o, dict) and o.get("name")]
+    for o in named:  # an outcome's line, when one entry of the list gives it
+        if sum(1 for x in named if x["name"] == o["name"]) == 1:
+            outcomes[o["name"]] = _sentence(str(o.get("doc") or ""))
     return set(sections), contracts, outcomes, lines
 
 
@@ -188,13 +190,13 @@ def outcome_reason(state: Any) -> str:
                     continue
             if o.get("name") != res.outcome:
                 return ""
-            if o.get("doc"):
-                return _sentence(str(o["doc"]))
             own = _names_in(parse(str(when))) if when is not None else []
             ints = [n for n in own if isinstance(ev.local.get(n), int)] or \
                 [n for n in read if isinstance(ev.local.get(n), int)]  # else the values the others read
             shown = [f"{w.terms.get(n, n)}: {ev.local[n]}" for n in ints]
             values = f" ({', '.join(shown)})" if shown else ""
+            if o.get("doc"):
+                return _sentence(str(o["doc"]))[:-1] + values + "."
             if when is None:
                 before = [b for b in node if b.get("when") is not None and b.get("name") != res.outcome]
                 if len(before) == 1:  # the one outcome it is not: what that one needs

@@ -235,7 +235,7 @@ def test_whole_deal_against_bots_matches_engine_and_record_replays(client, tmp_p
     assert [(e["label"], e["from"], e["to"], e["amount"]) for e in shown] == \
         [(e.label, e.payer, e.payee, e.amount) for e in s.account() if e.amount] and shown
     assert [e["why"] for e in shown if e["label"].startswith("codille (")] == \
-        ["15 (the pool divided by (rounded down) the size of leaders)"]
+        ["15 (the pool divided by (rounded down) the number of the defenders with the most tricks)"]
     path = tmp_path / "deal.json"
     path.write_text(rec.text, encoding="utf-8")
     assert cli_main(["replay", str(path)]) == 0

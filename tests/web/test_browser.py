@@ -17,6 +17,7 @@ from ombre_rules.web.words import words  # noqa: E402
 
 from .clicking import cards_shown, play_by_clicking, snapshot, spectator_leaks, turn  # noqa: E402
 from .conftest import shot  # noqa: E402
+from .test_uploads import OWN_SOURCES  # noqa: E402
 
 
 def shown_payments(page) -> list[int]:
@@ -195,7 +196,9 @@ def test_replay_viewer_steps_through_a_record(browser, server, tmp_path):
     page.close()
 
 
-def test_upload_of_a_bad_file_shows_its_error(browser, server):
+def test_uploads_in_the_lobby(browser, server):
+    """A bad file shows its error; a house rule with its own sources (bug 5) is checked in full, kept, and its
+    rulebook shown; a file that extends no built-in variant is refused (item 8)."""
     page = browser.new_page(viewport={"width": 1100, "height": 800})
     page.goto(f"{server.url}/")
     page.wait_for_selector(".tile")
@@ -207,11 +210,19 @@ def test_upload_of_a_bad_file_shows_its_error(browser, server):
     text = page.inner_text("#upload-errors")
     assert re.match(r"mine\.yaml:4:\d+: ", text) and "sideways" in text
     shot(page, "upload-error")
-    good = bad.replace(b", trump: sideways", b"")
-    page.set_input_files("#upload-file", files=[{"name": "mine.yaml", "mimeType": "text/yaml", "buffer": good}])
+    alone = b"id: alone\nplayers: 3\n"
+    page.set_input_files("#upload-file", files=[{"name": "alone.yaml", "mimeType": "text/yaml", "buffer": alone}])
     page.click("#upload-go")
-    page.wait_for_selector(".ok-box")
+    page.wait_for_selector("#upload-errors:has-text('alone.yaml')")
+    assert page.inner_text("#upload-errors").startswith("alone.yaml:1:1: an uploaded file must extend a built-in")
+    page.set_input_files("#upload-file", files=[{"name": "ours.yaml", "mimeType": "text/yaml",
+                                                 "buffer": OWN_SOURCES.encode()}])
+    page.click("#upload-go")
+    page.wait_for_selector(".ok-box", timeout=120000)  # the check plays deals and makes the rulebook
     page.wait_for_selector(".tile[data-key^='upload:']")
+    page.click(".ok-box a")
+    page.frame_locator("#rulebook").locator("h1").wait_for(timeout=60000)
+    assert page.frame_locator("#rulebook").locator("h1").inner_text() == "Our Ombre"
     page.close()
 
 

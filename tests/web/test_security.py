@@ -4,6 +4,7 @@ limits per address and in all: tables, uploads, tables of bots only, tables put 
 from __future__ import annotations
 
 import json
+import os
 import time
 import warnings
 
@@ -100,13 +101,9 @@ def test_malformed_requests_are_4xx_with_a_short_message(client):
 
 
 def test_a_long_upload_name_is_cut_and_nothing_is_left_behind(client, tmp_path):
-    name = "h" * 300 + ".yaml"
-    r = upload(client, name, b"id: long\nextends: ombre\ntitle: Long\n")
-    assert r.status_code == 201 and r.json()["file"] == "h" * 60 + ".yaml"
     r = upload(client, "n" * 300 + ".yaml", b"id: bad\nextends: ombre\ncontracts: {solo: {trump: sideways}}\n")
     assert r.status_code == 400 and r.json()["error"].startswith("n" * 60 + ".yaml:3:")
-    folders = list((tmp_path / "data" / "uploads").iterdir())
-    assert [len(list(f.iterdir())) for f in folders] == [1]
+    assert os.listdir(tmp_path / "data" / "uploads") == []
 
 
 def test_quotas_per_address_and_in_all():

@@ -1,5 +1,5 @@
 """The table page in Chromium, for issue 33: the invite link (bug 2), the end-of-session links (bug 3), a seat
-sitting out (bug 4), house rules in the lobby (bug 5), and the newcomer's table (items 9-13): explanations,
+sitting out (bug 4) (uploads in the lobby, bug 5: test_browser.py), and the newcomer's table (items 9-13): explanations,
 discards chosen then confirmed, cards in words, names, a move timer, out-of-turn clicks, a rematch, focus and a
 live region; and a screenshot of each phase of one deal on a desktop and a phone."""
 from __future__ import annotations
@@ -16,7 +16,6 @@ from ombre_rules.web.words import words  # noqa: E402
 
 from .clicking import play_by_clicking, turn  # noqa: E402
 from .conftest import shot  # noqa: E402
-from .test_uploads import OWN_SOURCES  # noqa: E402
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 860}}
@@ -100,8 +99,8 @@ def test_a_seat_that_sits_out_is_told_and_its_payments_explained(browser, server
     t = new_table(page, server, "tresillo", ["human", "human", "greedy", "greedy"], seed=5)
     page.goto(server.url + t["seats"][0]["url"])
     page.wait_for_selector(".me")
-    assert page.inner_text("#prompt") == "You sit this deal out (sitting out each deal: the dealer): watch the " \
-                                         "others play."
+    assert page.inner_text("#prompt") == "You sit this deal out (each deal the dealer sits out: he gets no cards): " \
+                                         "watch the others play."
     assert "sits out" in page.inner_text(".me .name")
     table = server.app.state.tables.tables[t["id"]]
     other = t["seats"][1]["url"].split("?t=")[1]
@@ -120,29 +119,6 @@ def test_a_seat_that_sits_out_is_told_and_its_payments_explained(browser, server
     ctx.close()
 
 
-def test_house_rules_in_the_lobby(browser, server):
-    """Bug 5: a house rule with its own sources is checked in full, kept, and its rulebook shown."""
-    page = browser.new_context(**DESKTOP).new_page()
-    errors = watch_errors(page)
-    page.goto(f"{server.url}/")
-    page.wait_for_selector(".tile")
-    page.set_input_files("#upload-file", files=[{"name": "ours.yaml", "mimeType": "text/yaml",
-                                                 "buffer": OWN_SOURCES.encode()}])
-    page.click("#upload-go")
-    page.wait_for_selector(".ok-box", timeout=120000)
-    page.click(".ok-box a")
-    page.frame_locator("#rulebook").locator("h1").wait_for(timeout=60000)
-    assert page.frame_locator("#rulebook").locator("h1").inner_text() == "Our Ombre"
-    alone = b"id: alone\nplayers: 3\n"
-    page.goto(f"{server.url}/")
-    page.set_input_files("#upload-file", files=[{"name": "alone.yaml", "mimeType": "text/yaml", "buffer": alone}])
-    page.click("#upload-go")
-    page.wait_for_selector("#upload-errors")
-    assert page.inner_text("#upload-errors").startswith("alone.yaml:1:1: an uploaded file must extend a built-in")
-    assert errors == ["Failed to load resource: the server responded with a status of 400 (Bad Request)"]
-    page.context.close()
-
-
 def test_the_table_explains_itself(browser, server):
     """Items 9 and 13: a line for each bid (its title and the ? button), the phase in a line, the rules of the
     phase one click away; cards named in words; the prompt in a live region."""
@@ -154,7 +130,7 @@ def test_the_table_explains_itself(browser, server):
     page.goto(server.url + t["seats"][1]["url"])  # seat 1 (forehand) bids first
     page.wait_for_selector("#controls button[data-action='bid solo']")
     assert page.get_attribute("[data-action='bid solo']", "title") == w.contracts["solo"] == \
-        "The declarer names trumps. The declarer may change no cards. Level 3. Worth 15."
+        "The Ombre names trumps and plays the cards he was dealt (the defenders may still exchange). Level 3. Worth 15."
     page.click("button[aria-label='What is Solo?']")
     assert page.inner_text("#control-doc") == f"Solo: {w.contracts['solo']}"
     assert page.inner_text("#phase-doc").startswith(w.lines["auction"])
@@ -168,7 +144,7 @@ def test_the_table_explains_itself(browser, server):
     page.wait_for_selector("#rules-panel:not([hidden])")
     assert page.get_attribute("#rules-frame", "src").endswith("/api/variants/ombre/rulebook#auction")
     page.frame_locator("#rules-frame").locator("#auction h2").wait_for(timeout=60000)
-    assert page.frame_locator("#rules-frame").locator("#auction h2").inner_text() == "The auction"
+    assert page.frame_locator("#rules-frame").locator("#auction h2").inner_text() == "The bidding"
     page.click("#rules-close")
     assert page.is_hidden("#rules-panel")
     assert errors == []

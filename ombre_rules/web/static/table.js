@@ -221,7 +221,7 @@ function render() {
   liveSay(prompt);
   if (result && !document.activeElement?.dataset?.focus && v.phase === "done" && !page.shownResult) {
     page.shownResult = `${table.deal}`;
-    result.scrollIntoView({ block: "nearest" });
+    result.scrollIntoView({ block: "start" });
   }
   if (v.phase !== "done") page.shownResult = null;
 }

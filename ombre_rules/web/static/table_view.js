@@ -284,27 +284,28 @@ export function resultPanel(msg, page) {
   const sat = sitsOut(v, you) ? el("p", { id: "sat-out" }, `You sat this deal out.${mine.length ? " What you pay or get anyway: " +
     mine.map((e) => `${humanize(e.label)} ${e.from === you ? "−" : "+"}${e.amount}`).join(", ") + "." : " You neither pay nor get anything."}`) : null;
   const outcomeDoc = table.outcome_docs[r.outcome];
+  const actions = el("div", { class: "actions" },
+    you !== null && !table.finished ? el("button", { id: "next", "data-focus": "next", onclick: page.nextDeal }, "Next deal") : null,
+    table.finished ? el("strong", {}, "The session is over.") : null,
+    table.finished && table.rematch ? el("a", { class: "button", id: "rematch-link", href: table.rematch }, "Join the new session") : null,
+    table.finished && !table.rematch && you !== null ? el("button", { id: "rematch", "data-focus": "rematch", onclick: page.rematch }, "New session, same seats") : null,
+    el("a", { class: "button secondary", href: `/replay?table=${encodeURIComponent(table.id)}&deal=${deal}&t=${encodeURIComponent(page.token)}` }, "Replay this deal"),
+    el("a", { class: "button secondary", id: "download", download: `${table.id}-deal${deal}.json`,
+      href: `/api/tables/${encodeURIComponent(table.id)}/deals/${deal}/record${q}` }, "Download the record"));
   return el("section", { class: "result", id: "result", "data-result": JSON.stringify(r), "aria-labelledby": "result-h" },
     el("h2", { id: "result-h", title: outcomeDoc || null }, humanize(r.outcome),
       r.contract ? el("span", { class: "muted small" }, ` — ${contractText(table, r.contract)}${r.trump ? ", " + suitText(table, r.trump) : ""}`) : null),
     el("p", { class: "winners", id: "winners" }, winners(msg)),
     v.reason ? el("p", { class: "reason", id: "reason" }, v.reason) : null,
     sat,
+    actions,
     r.declarer !== null ? el("div", {}, `Declarer: ${seatLabel(r.declarer, table, you)}`) : null,
     el("table", { id: "payments" }, el("thead", {}, el("tr", {}, el("th", {}, "Seat"), el("th", {}, "Tricks"), el("th", {}, "Pays / gets"))),
       el("tbody", {}, Array.from({ length: n }, (_, i) => el("tr", { "data-seat": i },
         el("td", {}, seatLabel(i, table, you)), el("td", {}, r.tricks[i]),
         el("td", { class: cls(r.payments[i]) }, signed(r.payments[i])))))),
     el("div", { class: "small" }, `Pool ${r.pool_before} → ${r.pool_after}`),
-    accountTable(msg),
-    el("div", { class: "actions" },
-      you !== null && !table.finished ? el("button", { id: "next", "data-focus": "next", onclick: page.nextDeal }, "Next deal") : null,
-      table.finished ? el("strong", {}, "The session is over.") : null,
-      table.finished && table.rematch ? el("a", { class: "button", id: "rematch-link", href: table.rematch }, "Join the new session") : null,
-      table.finished && !table.rematch && you !== null ? el("button", { id: "rematch", "data-focus": "rematch", onclick: page.rematch }, "New session, same seats") : null,
-      el("a", { class: "button secondary", href: `/replay?table=${encodeURIComponent(table.id)}&deal=${deal}&t=${encodeURIComponent(page.token)}` }, "Replay this deal"),
-      el("a", { class: "button secondary", id: "download", download: `${table.id}-deal${deal}.json`,
-        href: `/api/tables/${encodeURIComponent(table.id)}/deals/${deal}/record${q}` }, "Download the record")));
+    accountTable(msg));
 }
 
 // The links of the seats still to come, for the one who made the table (kept in this browser when it did).

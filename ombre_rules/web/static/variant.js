@@ -21,6 +21,15 @@ function frame(id, title, tallest) {
   return f;
 }
 
+// The game in a paragraph (the file's doc): its first sentence, the rest a click away on a phone.
+function about(doc, wide) {
+  const cut = doc.search(/[.;]\s/);
+  const head = cut > 0 ? doc.slice(0, cut + 1) : doc;
+  const rest = cut > 0 ? doc.slice(cut + 2) : "";
+  if (!rest) return el("p", { class: "lead", id: "about" }, head);
+  return el("details", { class: "lead", id: "about", open: wide || null }, el("summary", {}, head), el("p", {}, rest));
+}
+
 // the bots that think for a budget of seconds a decision
 const thinks = (kind) => kind === "pimc" || kind === "pimcdd";
 
@@ -35,9 +44,11 @@ function seatPicker(i, first) {
     el("option", { value: "pimcdd" }, "Bot: double-dummy (strongest)"));
   const budget = el("input", { type: "number", min: "0.2", max: "10", step: "0.1", value: "1", class: "budget", id: `${id}-budget`,
     "aria-label": `seconds a decision of seat ${i}'s bot`, style: { width: "5rem" } });
-  const extra = el("span", { class: "budget-box", hidden: true }, " ", budget, el("span", { class: "muted small" }, " s a move"));
-  kind.addEventListener("change", () => { extra.hidden = !thinks(kind.value); });
-  return { row: el("div", { class: "form-row" }, el("label", { for: id }, `Seat ${i}`), el("div", {}, kind, extra)), kind, budget };
+  const unit = el("span", { class: "muted small budget-l" }, " s a move");
+  const show = () => { budget.hidden = unit.hidden = !thinks(kind.value); };
+  kind.addEventListener("change", show);
+  show();
+  return { row: el("div", { class: "form-row" }, el("label", { for: id }, `Seat ${i}`), el("div", {}, kind, " ", budget, unit)), kind, budget };
 }
 
 // The links of a new table: each other person's, the spectators', and the way to one's own seat.
@@ -146,7 +157,7 @@ async function render() {
 
   app.replaceChildren(header(), el("main", { class: "page" },
     el("h1", {}, v.title),
-    v.doc ? el("p", { class: "lead" }, v.doc) : null,
+    v.doc ? about(v.doc, wide) : null,
     el("section", { class: "panel sit", "aria-labelledby": "sit-h" }, el("h2", { id: "sit-h", style: { marginTop: 0 } }, "Sit down"),
       seatsBox,
       el("div", { class: "form-row" }, el("label", { for: "deals" }, "Deals"), el("div", {}, deals)),
