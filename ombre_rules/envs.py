@@ -87,9 +87,18 @@ def name_attr(name: str) -> str:
     return USER + name
 
 
+class Teams(Protocol):
+    """What `defenders` reads of a compiled variant: the fixed partnerships (a Ruleset)."""
+
+    @property
+    def team_of(self) -> tuple[int, ...] | None: ...
+
+
 class Sides(Protocol):
     """What `defenders` reads of a deal (a State: this module is below the engine)."""
 
+    @property
+    def rules(self) -> Teams: ...
     declarer: int
     partner: int
     orders: Sequence[tuple[int, ...]]
@@ -107,11 +116,26 @@ class RankTables(Protocol):
     names: dict[str, Any]
 
 
+def side_of(st: Sides) -> list[int]:
+    """The declarer's side, declarer first: his team, in order of play, when the variant has `teams`; else he
+    and his partner by a called card, if any (empty before a declarer)."""
+    d = st.declarer
+    if d < 0:
+        return []
+    team_of = st.rules.team_of
+    if team_of is not None:
+        return [s for s in st.orders[d] if team_of[s] == team_of[d]]
+    return [d] + ([st.partner] if st.partner >= 0 else [])
+
+
 def defenders(st: Sides) -> list[int]:
-    """Every seat but the declarer and his partner (if a called card made one)."""
+    """Every seat in play but the declarer's side (his team, or his partner if a called card made one)."""
     if st.declarer < 0:
         return []
     others = st.orders[st.declarer][1:]
+    team_of = st.rules.team_of
+    if team_of is not None:
+        return [s for s in others if team_of[s] != team_of[st.declarer]]
     partner = st.partner
     if partner < 0:
         return list(others)
@@ -221,11 +245,8 @@ class DealEnv(CardEnv):
 
     @property
     def side(self) -> list[int]:
-        """The declarer and his partner, if any."""
-        st = self._state
-        if st.declarer < 0:
-            return []
-        return [st.declarer] + ([st.partner] if st.partner >= 0 else [])
+        """The declarer and his partner, if any; his whole team with `teams`."""
+        return side_of(self._state)
 
     @property
     def called(self) -> Card | None:

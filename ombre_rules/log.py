@@ -1,6 +1,7 @@
 """A readable log of a deal, for everyone (omniscient) or as one seat may see it."""
 from __future__ import annotations
 
+from .book.words import join
 from .engine.phases import XPLAY
 from .engine.piles import excuse_debt
 from .engine.portable import carry_words
@@ -28,10 +29,18 @@ def _opening(state) -> list[str]:
     return [f"  {_seat(state, state._seat(op.seat))} opens with {op.contract.name}"]
 
 
+def teams_line(teams: list[list[int]]) -> str:
+    """The fixed partnerships in words: `teams: seats 0 and 2 against seats 1 and 3`."""
+    return "teams: " + " against ".join(("seats " if len(t) > 1 else "seat ") + join([str(x) for x in t])
+                                        for t in teams)
+
+
 def deal_header(state, viewer: int | None = None) -> list[str]:
     r = state.rules
     lines = [f"{r.title} — {r.variant}" + (f", seed {state.seed}" if state.seed is not None else ""),
              f"dealer: seat {state.dealer}; pool {state.pool_before}"]
+    if r.teams is not None:
+        lines.append(teams_line([list(t) for t in r.teams]))
     if r.carry is not None:  # public: what the session carries into the deal
         lines.append(f"session: {carry_words(r, state.carry)}")
     lines.append("hands:")

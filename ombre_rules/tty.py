@@ -10,7 +10,7 @@ from .engine.portable import carry_words
 from .engine.settle import PASSED_OUT
 from .errors import OmbreError
 from .explain.why import why_illegal
-from .log import format_deal
+from .log import format_deal, teams_line
 from .players import act
 from .ruleset import Ruleset
 from .session import Session
@@ -74,6 +74,8 @@ def situation(state: State, me: int) -> list[str]:
     numbered legal actions."""
     v = state.view(me)
     out = [f"-- {_seat(state, me, me)}, {v['phase']} --", f"hand: {' '.join(v['hand']) or '-'}"]
+    if v["teams"] is not None:
+        out.append(teams_line(v["teams"]))
     if v["contract"]:
         out.append(f"contract: {v['contract']} by seat {v['declarer']}" + (f"; trumps {v['trump']}" if v["trump"]
                                                                             else ""))

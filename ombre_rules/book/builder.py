@@ -100,8 +100,14 @@ class Builder:
         d = self.data.get("direction", "counterclockwise")
         s.rule("direction", f"The deal, the bidding and the play go {DIRECTION.get(d, d)}. Forehand is the player "
                             f"next after the dealer in that direction.")
-        s.rule("roles", f"The highest bidder becomes {w.declarer} and plays his contract against the others, "
-                        f"{w.defenders}, who play together for that deal.")
+        if r.teams is not None:
+            s.rule("teams", "They play in fixed partnerships, the same in every deal: " + " against ".join(
+                join([f"seat {x}" for x in team]) for team in r.teams) + ".")
+            s.rule("roles", f"The highest bidder becomes {w.declarer}; his partners play his contract with him, "
+                            f"against the other partnership{'s' if len(r.teams) > 2 else ''}, {w.defenders}.")
+        else:
+            s.rule("roles", f"The highest bidder becomes {w.declarer} and plays his contract against the others, "
+                            f"{w.defenders}, who play together for that deal.")
         if any(c.call is not None and not c.call.demand for c in self.occurs):
             s.rule("partner", f"In a game with a called card, its holder becomes {w.partner} of {w.declarer} for "
                               f"the deal.")

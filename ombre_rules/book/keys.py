@@ -162,7 +162,7 @@ VAR_DOCS: dict[str, tuple[str, str]] = {
     'trump_order': ('the trumps, highest first', 'prefix_len(trump_order, final_hand(declarer))'),
     'tricks_played': ('tricks played so far', 'tricks(declarer) < tricks_played'),
     'partner': ("the declarer's partner by a called card (none without)", 'tricks(partner)'),
-    'side': ('the declarer and his partner', 'sum(tricks(p) for p in side)'),
+    'side': ('the declarer and his partner (his whole team with `teams`)', 'sum(tricks(p) for p in side)'),
     'called': ('the called card', 'called.rank == K'),
     'pool_before': ('the pool before the ante', 'pool_before'),
     'tricks_left': ('tricks still to play', 'tricks_left == 0'),

@@ -29,7 +29,7 @@ class Tables:
     when it leads its own suit, its order of keeping, and the cards in the orders the estimates walk them."""
 
     __slots__ = ("ctx", "width", "full", "bits", "rows", "beats", "keep", "median", "power", "tm", "tdesc", "plain",
-                 "ordered", "pasc", "place", "adesc", "aasc", "memo", "tshares", "lead_high", "lead_low")
+                 "ordered", "pasc", "place", "adesc", "aasc", "memo", "tshares", "lead_high", "lead_low", "team_of")
 
     def __init__(self, ctx) -> None:
         deck = ctx.rules.deck
@@ -37,6 +37,7 @@ class Tables:
         power = self.power = ctx.power
         tm = self.tm = ctx.trump_mask
         self.ctx = ctx
+        self.team_of = ctx.rules.team_of  # the fixed partnerships: every seat's team (None: none)
         self.width = n
         self.full = deck.full_mask
         self.bits = deck.bits

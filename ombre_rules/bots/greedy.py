@@ -33,13 +33,13 @@ _LADDERS: dict = {}  # per ruleset
 
 def _ladder(rules) -> tuple[list[int], str | None, bool]:
     """The levels of the biddable contracts, in order; the ranking of the lowest (the ladder's kind of play);
-    whether some contract gives the declarer a partner (then sides play for a majority of the tricks, even a
-    declarer alone; elsewhere the declarer plays to beat each opponent)."""
+    whether the declarer has partners (fixed teams, or some contract's called card: then sides play for a
+    majority of the tricks, even a declarer alone; elsewhere the declarer plays to beat each opponent)."""
     out = _LADDERS.get(rules)
     if out is None:
         biddable = [c for c in rules.contracts if c.biddable]
         kind = min(biddable, key=lambda c: c.level).ranking if biddable else None
-        teams = any(c.call is not None and not c.call.demand for c in rules.contracts)
+        teams = rules.teams is not None or any(c.call is not None and not c.call.demand for c in rules.contracts)
         out = _LADDERS[rules] = (sorted({c.level for c in biddable}), kind, teams)
     return out
 
@@ -50,6 +50,8 @@ def _need(r, c, tricks_total, active: int) -> float:
     ladder, _kind, teams = _ladder(r)
     share = tricks_total / max(active, 2)
     side = 2 if c.call is not None and not c.call.demand else 1
+    if r.teams is not None:  # fixed partnerships: the declarer's team plays with him
+        side = r.players // len(r.teams)
     goal = 0.5 if teams else side / max(active, 2)
     base = tricks_total * (goal + BID_MARGIN) - (side - 1) * share
     rung = ladder.index(c.level) if c.level in ladder else 0
@@ -247,7 +249,7 @@ def card(t: Tables, seat: int, declarer: int | None, partner: int | None, hidden
         k = row[x]
         if k > top:
             best_seat, top = other, k
-    if not same_side(seat, best_seat, declarer, partner, hidden):
+    if not same_side(seat, best_seat, declarer, partner, hidden, t.team_of):
         # the cheapest winner, and the cheapest no unseen card can overtake in this trick (the first of equal
         # rank): the one to play last to the trick or when no safe one is held, else the safe one
         cheap = safe = -1

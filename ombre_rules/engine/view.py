@@ -168,6 +168,7 @@ def view(state: Fields, seat: int | None, actions: bool = True) -> dict[str, Any
         "leftover_shown": deck.names(leftover_shown(state, seat)),
         "talon_shown": deck.names(state.talon_shown),
         "sitting_out": [s for s in r.sitters[state.dealer] if s != state.declarer],
+        "teams": [list(t) for t in r.teams] if r.teams is not None else None,
         "out_of_play": [s for s in range(n) if state.def_out >> s & 1],
         "shown": [{"seat": s, "cards": deck.names(m)} for s, m in enumerate(state.shown) if m],
         "exposed": None,
@@ -231,9 +232,13 @@ def rank_context(rules: Ruleset, contract: Contract | None, trump: Suit | None) 
     return rules.context(c.ranking, trump)
 
 
-def same_side(seat: int, other: int, declarer: int | None, partner: int | None, hidden_partner: bool) -> bool:
+def same_side(seat: int, other: int, declarer: int | None, partner: int | None, hidden_partner: bool,
+              team_of: tuple[int, ...] | None = None) -> bool:
     """Whether `seat` knows for certain that `other` is on its side (itself included), knowing the declarer,
-    his partner (None: none known) and whether he has a partner it does not know."""
+    his partner (None: none known) and whether he has a partner it does not know; with fixed partnerships
+    (`team_of`, every seat's team), whether they are of one team."""
+    if team_of is not None:
+        return team_of[seat] == team_of[other]
     if declarer is None:
         return other == seat
     if seat == declarer or seat == partner:

@@ -76,12 +76,14 @@ class Ruleset(ActionPart, PlayPart, ContractPart, AuctionPart, RankTables, DealP
         build_carry(self)
         self._compile_names()
         self._sit_out()
+        self._teams()
         self.turn_up_from = data["deal"].get("turn_up")
         self.rankings = {"": data["ranking"], **(data.get("rankings") or {})}
         self._compile_auction()
         self.follow_lists = []
         for c in self.contracts:
             self._compile_contract(c)
+        self._check_teams()
         build_mechanics(self)
         build_defence(self)
         build_doubling(self)

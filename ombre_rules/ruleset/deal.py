@@ -1,5 +1,6 @@
-"""Seats and dealing: who sits a deal out (`sit_out.who`), the ring and order of play of the seats that take
-part, and the generated function that deals a shuffled deck in `deal.packets` with a `deal.talon`."""
+"""Seats and dealing: who sits a deal out (`sit_out.who`), the fixed partnerships (`teams`), the ring and order
+of play of the seats that take part, and the generated function that deals a shuffled deck in `deal.packets`
+with a `deal.talon`."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -74,6 +75,41 @@ class DealPart(RulesetBase):
                                 self.loc(("deal", "turn_up")))
             return dealer_own[-1]
         return -1
+
+    def _teams(self) -> None:
+        """The fixed partnerships (`teams`): every seat in exactly one team, at least two teams, no seat
+        sitting a deal out (a team would change from deal to deal)."""
+        self.teams = self.team_of = None
+        given = self.spec.data.get("teams")
+        if given is None:
+            return
+        n = self.players
+        seats = [s for team in given for s in team]
+        if sorted(seats) != list(range(n)) or len(given) < 2:
+            self._errors.append(SpecError(f"teams must put each seat from 0 to {n - 1} in exactly one of at least "
+                                          f"two teams; they give {given!r}", self.loc(("teams",))))
+            return
+        if self.sitters[0]:
+            self._errors.append(SpecError("teams cannot be declared when seats sit a deal out (sit_out)",
+                                          self.loc(("teams",))))
+            return
+        self.teams = tuple(tuple(sorted(team)) for team in given)
+        team_of = [0] * n
+        for i, team in enumerate(self.teams):
+            for s in team:
+                team_of[s] = i
+        self.team_of = tuple(team_of)
+
+    def _check_teams(self) -> None:
+        """Fixed partnerships leave no contract a partner by a called card (the side is the declarer's team)."""
+        if self.teams is None:
+            return
+        for c in self.contracts:
+            if c.call is not None and not c.call.demand:
+                at = ("contracts", c.name, "call") if "call" in self.spec.data["contracts"][c.name] else ("call",)
+                self._errors.append(SpecError(f"contract '{c.name}' calls a partner, but the partnerships are fixed "
+                                              f"(teams)", self.loc(at)))
+                return
 
     def _sit_out(self) -> None:
         """Per dealer: the seats that sit the deal out (`sit_out.who`), the ring of the seats that play, and

@@ -55,6 +55,8 @@ class RulesetFields:
     rings: list[list[int]]  # per dealer: the next seat to play, by seat
     orders: list[list[tuple[int, ...]]]  # per dealer, per seat: the seats in order of play from it
     deal: DealFunction
+    teams: tuple[tuple[int, ...], ...] | None  # `teams`: the fixed partnerships, seats in order (None: none)
+    team_of: tuple[int, ...] | None  # per seat: the index of its team in `teams`
     turn_up_from: str | None  # `deal.turn_up`: talon_top, dealer_last, second_pack (None: no card turned)
     turn_up_at: list[int]  # per dealer: where in the deck order the turned card lies (-1: a second pack's)
     # -- the auction (auction.py, suit_bids.py, mechanics.py)

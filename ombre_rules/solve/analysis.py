@@ -16,6 +16,7 @@ from functools import partial
 
 from ..engine import State
 from ..engine.phases import CONSENT, DONE, PLAY, XPLAY
+from ..envs import side_of as envs_side_of
 from .fast import keeping, solver
 from .search import SearchLimit, Solver
 
@@ -28,8 +29,8 @@ def auto_measure(rules) -> str:
 
 
 def side_of(state) -> tuple[int, ...]:
-    """The declarer's side: the declarer and a partner (known to the solver even while hidden)."""
-    return (state.declarer,) + ((state.partner,) if state.partner >= 0 else ())
+    """The declarer's side: the declarer and a partner (known to the solver even while hidden), or his team."""
+    return tuple(envs_side_of(state))
 
 
 def side_payment(state, seats) -> int:

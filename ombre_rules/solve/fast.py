@@ -10,6 +10,7 @@ from typing import Any
 from .. import kernel
 from ..cards import bits as _bits
 from ..engine.phases import PLAY, XPLAY
+from ..envs import side_of
 from ..errors import OmbreError
 from .search import COUNT_NAMES, MEASURES, NotInPlay, SearchLimit, Solver
 
@@ -86,7 +87,7 @@ class KernelSolver:
         t = _tables(state, measure)
         if t is None or state.phase == XPLAY:
             return None
-        side = {state.declarer} | ({state.partner} if state.partner >= 0 else set())
+        side = set(side_of(state))
         sides = tuple(s in side for s in range(state.n))
         signature = (t, measure, aim, tuple(state.nxt), state.tn, state.follow_high, state.end_when, sides)
         if isinstance(prev, KernelSolver) and prev.signature == signature:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from ..cards import bits as _bits
 from ..engine.phases import PLAY, XPLAY
 from ..engine.piles import excuse_debt, piles
+from ..envs import side_of
 from ..errors import OmbreError
 
 # names an early end (`play.end_when`) may use and still leave equal cards alike and the history summed up
@@ -59,7 +60,7 @@ class Solver:
         self.follow_high = st.follow_high
         ctx = st.ctx
         self.key, self.eff, self.power = ctx.key, ctx.eff, ctx.power
-        side = {st.declarer} | ({st.partner} if st.partner >= 0 else set())
+        side = set(side_of(st))
         self.side = tuple(s in side for s in range(st.n))
         self.points = [c.points for c in r.deck.cards]
         ex = r.excuse

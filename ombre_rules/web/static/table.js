@@ -2,7 +2,7 @@
 import { api, el, header, humanize, keepFocus, kept, toast } from "./common.js";
 import {
   choosePanel, controlBar, handRow, historyBox, infoBox, invitePanel, promptText, resultPanel, seatPanel, sessionBox,
-  sheetBox, trickArea, tricksBox,
+  sheetBox, teamOf, trickArea, tricksBox,
 } from "./table_view.js";
 
 const app = document.getElementById("app");
@@ -194,6 +194,7 @@ function render() {
         v.dealer === you ? el("span", { class: "badge" }, "dealer") : null,
         v.declarer === you ? el("span", { class: "badge decl" }, "declarer") : null,
         v.partner === you ? el("span", { class: "badge partner" }, "partner") : null,
+        teamOf(v, you) !== null ? el("span", { class: "badge" }, `team ${teamOf(v, you) + 1}`) : null,
         (v.sitting_out || []).includes(you) ? el("span", { class: "badge" }, "sits out") : null,
         el("span", { class: "small", style: { marginLeft: ".5rem" } }, `${v.tricks[you]} trick${v.tricks[you] === 1 ? "" : "s"}`),
         v.to_move === you && page.timerText ? el("span", { class: "clock" }, page.timerText) : null, legend),

@@ -23,6 +23,12 @@ export function actionText(table, faces, text, you = false, phase = "") {
   return `${does(verb)} ${cardText(arg, faces)}`;
 }
 
+// The index of a seat's team under fixed partnerships (null without them).
+export function teamOf(v, seat) {
+  const k = seat === null || !v.teams ? -1 : v.teams.findIndex((t) => t.includes(seat));
+  return k < 0 ? null : k;
+}
+
 function sitsOut(v, seat) {
   return seat !== null && (v.sitting_out || []).includes(seat);
 }
@@ -33,6 +39,11 @@ export function seatPanel(i, msg, page) {
   if (v.dealer === i) badges.push(el("span", { class: "badge" }, "dealer"));
   if (v.declarer === i) badges.push(el("span", { class: "badge decl" }, "declarer"));
   if (v.partner === i) badges.push(el("span", { class: "badge partner" }, "partner"));
+  const team = teamOf(v, i);
+  if (team !== null) {
+    const mine = you !== null && teamOf(v, you) === team;
+    badges.push(el("span", { class: `badge${mine ? " partner" : ""}` }, mine ? "your partner" : `team ${team + 1}`));
+  }
   if (sitsOut(v, i)) badges.push(el("span", { class: "badge", title: table.sit_out_doc || "" }, "sits out"));
   if (table.seats[i] === "human" && !table.here[i]) badges.push(el("span", { class: "badge away" }, "not here yet"));
   const said = [...(v.actions || [])].reverse().find((a) => a.seat === i && a.phase !== "play");
