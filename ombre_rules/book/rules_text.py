@@ -22,6 +22,11 @@ def auction(b: Builder) -> None:
     a, s, w, say = b.data["auction"], b.book.section("auction", "The bidding"), b.w, b.say
     r = b.rules
     first = say(a.get("first", "forehand"))
+    if a.get("form") == "none":
+        s.rule("form", "There is no bidding: once the cards are dealt, the player named below must play.")
+        all_pass(b, s, a)
+        ladder(b, s)
+        return
     if a.get("form") == "duel":
         s.rule("form", f"{cap(first)} speaks first. The bidding goes in duels: the first two players bid against "
                        f"each other until one passes, then the survivor bids against the next.", a.get("first"))
@@ -82,7 +87,8 @@ def all_pass(b: Builder, s: Any, a: dict) -> None:
         if cond is not None and b.holds(cond) is False:
             continue
         head = ("When every player but the one who must play has passed, " if br.get("others_passed")
-                else "When all pass, " if shown == 0 else "Otherwise, ")
+                else ("After the deal, " if a.get("form") == "none" else "When all pass, ") if shown == 0
+                else "Otherwise, ")
         text = head + (f"if {say(cond)}, " if cond is not None and b.holds(cond) is None else "")
         if br.get("doc"):
             text += str(br["doc"])
@@ -125,6 +131,8 @@ def arises(b: Builder, c: Any) -> str:
     r = b.rules
     for br in r.auction.branches:
         if c is br.contract or c in br.contracts:
+            if r.auction.form == "none":
+                return "forced after the deal"
             return "when all pass" if br.then == "force" else "in a round after all pass"
     if r.opening is not None and c is r.opening.contract:
         return "the opening bid"

@@ -104,6 +104,17 @@ class AuctionStage(Fields):
             return False
         return self.rules.auction.choice == "bid" or bool(self._choices(self.high_level))
 
+    def _open_auction(self) -> None:
+        """The main round once the cards are dealt; with `auction.form: none` nobody bids and the deal goes
+        straight to the all-pass branches (a seat forced to play)."""
+        self._start_auction(0, self.rules.main_round)
+        if self.rules.auction.form == "none":
+            self._all_passed()
+
+    def _only_pass(self) -> bool:
+        """Whether the seat to move may only pass (auction.auto_pass then passes for it)."""
+        return self._legal_auction() == [self.rules.A_PASS]
+
     def _start_auction(self, rnd: int, contracts: tuple[Contract, ...]) -> None:
         self.phase = AUCTION
         self.high = None
@@ -126,6 +137,9 @@ class AuctionStage(Fields):
             self.high = op.contract
             self.high_level = self.rules.bid_level(op.contract, 0)
             self.high_seat = self._seat(op.seat)
+            self._next_bidder()
+        elif self.rules.auto_pass and self.rules.auction.form == "rotation" and self._only_pass():
+            self.passed[first] = True
             self._next_bidder()
 
     def _bid(self, a: int) -> None:
@@ -164,12 +178,16 @@ class AuctionStage(Fields):
             return
         s = self.to_move
         nxt, passed, hs = self.nxt, self.passed, self.high_seat
+        auto = self.rules.auto_pass
         for _ in range(self.n):
             s = nxt[s]
             if not passed[s] and s != hs:
                 self.to_move = s
                 if hs < 0 and self.rules.auction.others_passed and self._others_passed(s):
                     self._end_auction()
+                elif auto and self._only_pass():
+                    passed[s] = True
+                    continue
                 return
         self._end_auction()
 
@@ -200,8 +218,7 @@ class AuctionStage(Fields):
 
     def _pass_without_choice(self) -> None:
         """A seat whose only choice would be to pass passes by itself (auction.auto_pass)."""
-        while self.phase == AUCTION and len(self.round_bids[self.high_level]) == 1 \
-                and not self._may_hold(self._forced()):
+        while self.phase == AUCTION and self._only_pass():
             self.passed[self.to_move] = True
             self._duel_next()
 

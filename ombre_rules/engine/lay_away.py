@@ -75,7 +75,7 @@ class LayAwayStage(Fields):
         la = self.rules.lay_away
         assert la is not None  # phase LAYAWAY: the variant has lay_away
         if la.at_deal:
-            self._start_auction(0, self.rules.main_round)
+            self._open_auction()
         else:
             self._start_play()
 

@@ -146,7 +146,7 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
         if rules.lay_away is not None and rules.lay_away.at_deal:
             self._start_lay_away(dealer)
         else:
-            self._start_auction(0, rules.main_round)
+            self._open_auction()
 
     @property
     def result(self) -> Result | None:

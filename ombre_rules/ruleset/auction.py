@@ -1,10 +1,12 @@
 """The auction's rules: who speaks first (`auction.first`), how an equal bid is held (`auction.hold`), what
 follows when all pass (`auction.all_pass`), forced and final bids (`auction.forced`, `auction.final`), the form
-(`auction.form`: rotation or duel) and what the winner's bid fixes (`auction.contract_choice`); and the bid lists
-by level that the engine's auction offers (`auction.jumps`, contract `level`s)."""
+(`auction.form`: rotation, duel, or none: no bidding) and what the winner's bid fixes
+(`auction.contract_choice`); and the bid lists by level that the engine's auction offers (`auction.jumps`,
+contract `level`s)."""
 from __future__ import annotations
 
 from ..envs import AUCTION_FUNCS, SEAT_VARS
+from ..errors import SpecError
 from ..lang import Site
 from ..lang import types as T
 from .all_pass import compile_all_pass
@@ -38,7 +40,24 @@ class AuctionPart(RulesetBase):
                                     data["auction"].get("contract_choice", "bid"), final, branches,
                                     b0.others_passed)
         self.hold_by_priority = self.auction.hold == "earlier_seat"
+        if self.auction.form == "none":
+            self._check_no_bidding()
         self.main_round = tuple(sorted((c for c in self.contracts if c.biddable), key=lambda c: self.bid_level(c, 0)))
+
+    def _check_no_bidding(self) -> None:
+        """`auction.form: none`: no contract is bid, none is opened for a seat, and the all-pass branches say
+        who plays (without them every deal would be dealt again)."""
+        data = self.spec.data
+        for name, c in data["contracts"].items():
+            if "level" in c:
+                self._errors.append(SpecError(f"contract '{name}' has a level, but nobody bids (auction.form: none)",
+                                              self.loc(("contracts", name, "level"))))
+        if data["auction"].get("opening"):
+            self._errors.append(SpecError("an opening bid needs an auction (auction.form: none)",
+                                          self.loc(("auction", "opening"))))
+        if all(b.then == "redeal" for b in self.auction.branches):
+            self._errors.append(SpecError("without an auction (auction.form: none) auction.all_pass must say who "
+                                          "plays (then: force)", self.loc(("auction", "form"))))
 
     def bid_lists(self, contracts: tuple[Contract, ...], key: int) -> tuple[list[tuple[int, ...]], tuple[int, ...]]:
         """For an auction round (0 main, 1 after all passed): by the level of the current high bid, `pass` and
