@@ -21,7 +21,7 @@ FOLLOW_FUNCS = frozenset({"card", "suit", "outranks", "is_trump"})
 SEAT_VARS = frozenset({"dealer", "forehand", "players", "sitters"})
 DEAL_VARS = SEAT_VARS | frozenset({"declarer", "defenders", "contract", "trump", "committed", "stopped",
                                    "conceded", "pool", "trump_order", "tricks_played", "partner", "side", "called",
-                                   "pool_before", "tricks_left", "taken_from", "high_bid", "session"})
+                                   "went_alone", "pool_before", "tricks_left", "taken_from", "high_bid", "session"})
 DEAL_VARS |= frozenset({"defending", "inviter", "invited"})  # the defenders' decisions (engine/defend.py)
 DEAL_VARS |= frozenset({"multiplier", "doubles", "doubler"})  # doubling (engine/double.py)
 DEAL_VARS |= frozenset({"trick_winners", "table_seats"})
@@ -46,7 +46,8 @@ VAR_TYPES: dict[str, str] = {
     "trump": SUIT, "card": CARD, "led_card": CARD, "led_suit": SUIT, "dealer": INT, "forehand": INT,
     "players": SEAT_LIST, "sitters": SEAT_LIST, "declarer": INT, "defenders": SEAT_LIST, "contract": CONTRACT,
     "committed": BOOL, "stopped": BOOL, "conceded": BOOL, "pool": INT, "trump_order": CARD_LIST,
-    "tricks_played": INT, "partner": INT, "side": SEAT_LIST, "called": CARD, "pool_before": INT,
+    "tricks_played": INT, "partner": INT, "side": SEAT_LIST, "called": CARD, "went_alone": BOOL,
+    "pool_before": INT,
     "tricks_left": INT, "taken_from": INT, "high_bid": CONTRACT, "bidder": INT, "seats": INT, "choice": ANY,
     "session": ANY,
     "defending": SEAT_LIST, "inviter": INT, "invited": SEAT_LIST,
@@ -99,6 +100,7 @@ class Sides(Protocol):
 
     @property
     def rules(self) -> Teams: ...
+    dealer: int
     declarer: int
     partner: int
     orders: Sequence[tuple[int, ...]]
@@ -114,6 +116,13 @@ class RankTables(Protocol):
     trump_mask: int
     trump_order_cards: list[Card]
     names: dict[str, Any]
+
+
+def forehand_of(st: Sides) -> int:
+    """The first seat after the dealer that takes part in the deal (read from the orders of play, which a seat
+    leaving the ring for the tricks does not change)."""
+    order = st.orders[st.dealer]
+    return order[1] if order[0] == st.dealer else order[0]
 
 
 def side_of(st: Sides) -> list[int]:
@@ -207,14 +216,13 @@ class DealEnv(CardEnv):
 
     @property
     def forehand(self) -> int:
-        st = self._state
-        return st.nxt[st.dealer]
+        return forehand_of(self._state)
 
     @property
     def players(self) -> list[int]:
         """The seats that take part in the deal, from forehand on."""
         st = self._state
-        return list(st.orders[st.nxt[st.dealer]])
+        return list(st.orders[self.forehand])
 
     @property
     def sitters(self) -> list[int]:
@@ -247,6 +255,11 @@ class DealEnv(CardEnv):
     def side(self) -> list[int]:
         """The declarer and his partner, if any; his whole team with `teams`."""
         return side_of(self._state)
+
+    @property
+    def went_alone(self) -> bool:
+        """Whether the declarer went alone, his partners out of play (`alone`)."""
+        return self._state.alone == 1
 
     @property
     def called(self) -> Card | None:

@@ -8,10 +8,11 @@ from .engine.portable import carry_words
 from .engine.replay import events, initial
 from .engine.settle import PASSED_OUT
 from .engine.view import exposed_seat, leftover_shown
+from .envs import forehand_of
 
 
 def _seat(state, s: int) -> str:
-    if s == state.nxt[state.dealer]:
+    if s == forehand_of(state):
         return f"seat {s} (forehand)"
     if s == state.dealer:
         return f"seat {s} (dealer)"
@@ -44,7 +45,7 @@ def deal_header(state, viewer: int | None = None) -> list[str]:
     if r.carry is not None:  # public: what the session carries into the deal
         lines.append(f"session: {carry_words(r, state.carry)}")
     lines.append("hands:")
-    for s in state.order_from(state.nxt[state.dealer]):
+    for s in state.order_from(forehand_of(state)):
         if viewer is None or viewer == s:
             lines.append(f"  {_seat(state, s)}: {hand_line(state, state.deal_hands[s])}")
     for s in r.sitters[state.dealer]:

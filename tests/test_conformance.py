@@ -435,7 +435,7 @@ def test_each_option_of_the_later_variants_keeps_every_invariant(variant, seed):
 MECHANIC_RUNS = [f"{DATA}/turn_up.yaml(turn={kind})" for kind in ("talon_top", "dealer_last", "second_pack")]
 MECHANIC_RUNS.append(f"{DATA}/turn_up.yaml(keep_taken=true)")
 MECHANIC_RUNS += [f"{DATA}/teams.yaml(partnerships={p})" for p in ("fixed", "none")]
-MECHANIC_RUNS += [f"{DATA}/teams.yaml(auto_pass=true)"]
+MECHANIC_RUNS += [f"{DATA}/teams.yaml(auto_pass=true)", f"{DATA}/teams.yaml(alone=true)"]
 MECHANIC_RUNS += [f"{DATA}/no_auction.yaml(forced={f})" for f in ("fixed", "choose")]
 
 

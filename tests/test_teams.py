@@ -60,3 +60,27 @@ def test_greedy_does_not_overtake_its_partner(partnerships, card):
                ["pass", "pass", "bid game", "pass", "trump spades", "play QH", "play 7H"])
     assert s.current_player == 2
     assert s.rules.action_str(act(GreedyPlayer(), s, 2)) == card
+
+
+WHOLE_SUITS = ["AS 2S 3S 4S 5S 6S 7S JS QS KS", "AC 2C 3C 4C 5C 6C 7C JC QC KC", "AH 2H 3H 4H 5H 6H 7H JH QH KH",
+               "AD 2D 3D 4D 5D 6D 7D JD QD KD"]
+
+
+def test_alone_needs_teams(tmp_path):
+    f = tmp_path / "house.yaml"
+    f.write_text(f"extends: {TEAMS}\nteams: null\nalone: {{}}\n")
+    with pytest.raises(OmbreError) as e:
+        load(str(f))
+    assert "alone sends the declarer's partners out, but the variant has no teams" in str(e.value)
+
+
+@pytest.mark.parametrize("hands, choice", [(WHOLE_SUITS, "alone"), ([HANDS[k] for k in range(4)], "pass")])
+def test_greedy_goes_alone_only_with_a_hand_that_takes_nearly_every_trick(hands, choice):
+    """Seat 2 declares hearts: with all ten hearts greedy goes alone; with the king and six it plays with its
+    partner."""
+    r = load(f"{TEAMS}(alone=true)")
+    s = State(r, dealer=3, hands=[r.deck.mask_of(h.split()) for h in hands], talon=[])
+    for a in ["pass", "pass", "bid game", "pass", "trump hearts"]:
+        s.apply(r.parse_action(a))
+    assert (s.phase_name, s.current_player) == ("alone", 2)
+    assert r.action_str(act(GreedyPlayer(), s, 2)) == choice

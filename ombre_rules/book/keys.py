@@ -162,6 +162,7 @@ VAR_DOCS: dict[str, tuple[str, str]] = {
     'trump_order': ('the trumps, highest first', 'prefix_len(trump_order, final_hand(declarer))'),
     'tricks_played': ('tricks played so far', 'tricks(declarer) < tricks_played'),
     'partner': ("the declarer's partner by a called card (none without)", 'tricks(partner)'),
+    'went_alone': ('whether the declarer went alone, his partners out of play (`alone`)', 'went_alone'),
     'side': ('the declarer and his partner (his whole team with `teams`)', 'sum(tricks(p) for p in side)'),
     'called': ('the called card', 'called.rank == K'),
     'pool_before': ('the pool before the ante', 'pool_before'),

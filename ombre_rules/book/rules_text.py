@@ -386,14 +386,23 @@ def concede_rule(b: Builder, s: Any, co: dict, key: str) -> None:
 
 
 def before_play(b: Builder) -> None:
-    """The steps between the exchange and the first lead: the talon shown, announcement, defence, doubling."""
+    """The steps between the contract and the first lead: the talon shown, going alone, announcement, defence,
+    doubling."""
     d, w, say = b.data, b.w, b.say
     show = (d.get("exchange") or {}).get("show_talon")
-    if not show and not any(d.get(k) for k in ("announce", "defence", "doubling")):
+    if not show and not any(d.get(k) for k in ("announce", "defence", "doubling")) and d.get("alone") is None:
         return
     s = b.book.section("defence", "Before play")
     if show:
         s.rule("show_talon", "The talon is shown to every player once the contract is fixed, before it is taken.")
+    al = d.get("alone")
+    if al is not None:
+        when = f" (when {say(al['when'])})" if al.get("when") and b.holds(al["when"]) is None else ""
+        text = cap(str(al["doc"]).rstrip(".")) + ". " if al.get("doc") else ""
+        s.rule("alone", text + f"Once the contract and trumps are fixed{when}, before the exchange, {w.declarer} "
+                               f"says whether he goes alone. If he does, his partners lay their cards aside unseen "
+                               f"and take no part in the exchange or the play; the others play on in turn, and the "
+                               f"partnership still wins or loses together.", al.get("when"))
     an = d.get("announce")
     if an:
         names = join([w.contract_named(x) for x in an["contracts"]], "or")

@@ -123,6 +123,10 @@ class GreedyPolicy:
             return r.A_TRUMP + best_trump(r, s.contract, s.hand, unseen, suits)[1].index
         if r.A_FOLLOW in legal:
             return self.defend(s, legal)
+        if r.A_ALONE in legal:  # alone with a hand that should take every trick but one
+            unseen = r.deck.full_mask & ~s.seen
+            est = estimate(tables(r.context(s.contract.ranking, s.trump)), s.hand, unseen) if s.contract else 0
+            return r.A_ALONE if est >= s.tricks_total - 1 else r.A_PASS
         for a in (r.A_STOP, r.A_ACCEPT, r.A_DRAW, r.A_PASS):
             if a in legal:
                 return a

@@ -65,7 +65,8 @@ class ContractStage(Fields):
             self.phase = TRUMP
             self.to_move = seat
             return
-        self._continue_exchange()
+        if not self._offer_alone():
+            self._continue_exchange()
 
     def _join(self, seat: int) -> None:
         """A seat that sat out becomes declarer: from now on it takes part, in its place in the ring."""
@@ -97,7 +98,8 @@ class ContractStage(Fields):
         """The declarer names the trump suit; the exchange goes on."""
         r = self.rules
         self._set_trump(r.deck.suits[a - r.A_TRUMP])
-        self._continue_exchange()
+        if not self._offer_alone():
+            self._continue_exchange()
 
     def _trump_options(self) -> Sequence[Suit]:
         c = self.contract

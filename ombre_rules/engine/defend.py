@@ -87,17 +87,10 @@ class DefendStage(Fields):
         for s in defenders(self):
             if not self.def_in >> s & 1:
                 out |= 1 << s
-        self.def_out = out
         if out and not self.def_in:
+            self.def_out |= out
             self._finish()
             return
         if out:
-            nxt = list(self.nxt)
-            for s in range(self.n):
-                t = nxt[s]
-                while out >> t & 1:
-                    t = self.nxt[t]
-                nxt[s] = t
-            self.nxt = nxt
-            self.tn -= out.bit_count()
+            self._leave_ring(out)
         self._start_play()

@@ -17,6 +17,7 @@ from ..lang import Expr
 from ..ruleset import Contract, Ruleset
 from . import portable
 from .all_pass import AllPassStage
+from .alone import AloneStage
 from .announce import AnnounceStage
 from .auction import AuctionStage
 from .calls import CallStage
@@ -29,6 +30,7 @@ from .exchange import ExchangeStage
 from .fields import Fields
 from .lay_away import LayAwayStage
 from .phases import (
+    ALONE,
     ANNOUNCE,
     AUCTION,
     CALL,
@@ -57,7 +59,7 @@ __all__ = ["State", "Result", "shuffled"]
 
 
 class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage, LayAwayStage, PlayStage, SettleStage,
-            DefendStage, DoubleStage, AnnounceStage):
+            DefendStage, DoubleStage, AnnounceStage, AloneStage):
     """The state of one deal of a variant. Create with `State(rules, seed=…)` or with given hands.
 
     It holds every field of the deal (its slots) and dispatches each phase's legal list and actions to the
@@ -134,6 +136,7 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
         self.pre = 0
         self.def_queue: list[int] = []
         self.def_in = self.def_out = self.invited = 0
+        self.alone = -1
         self.inviter = -1
         self.def_refused = False
         self.dbl_queue: list[int] = []
@@ -403,7 +406,7 @@ _LISTED: dict[int, Callable[[State], list[int]]] = {
     GIVE: State._legal_give, DECLARE: State._legal_declare, SURRENDER: State._legal_surrender,
     XPLAY: State._legal_xplay, LAYAWAY: State._legal_lay_away, DEMAND: State._legal_demand,
     GIVEBACK: State._legal_give_back, RAISE: State._legal_raise, DEFEND: State._legal_defend,
-    DOUBLE: State._legal_double, ANNOUNCE: State._legal_announce}
+    DOUBLE: State._legal_double, ANNOUNCE: State._legal_announce, ALONE: State._legal_alone}
 # what a legal action does, by phase, once apply has checked it (bids and holds, cards played and the
 # exchanger's discards and draw are applied by their stages before)
 _APPLY: dict[int, Callable[[State, int], None]] = {
@@ -411,4 +414,4 @@ _APPLY: dict[int, Callable[[State, int], None]] = {
     CONSENT: State._apply_consent, CALL: State._apply_call, GIVE: State._apply_give, DECLARE: State._apply_declare,
     SURRENDER: State._apply_surrender, LAYAWAY: State._apply_lay_away, DEMAND: State._apply_demand,
     GIVEBACK: State._apply_give_back, RAISE: State._apply_raise, DEFEND: State._apply_defend,
-    DOUBLE: State._apply_double, ANNOUNCE: State._apply_announce}
+    DOUBLE: State._apply_double, ANNOUNCE: State._apply_announce, ALONE: State._apply_alone}

@@ -169,6 +169,7 @@ def view(state: Fields, seat: int | None, actions: bool = True) -> dict[str, Any
         "talon_shown": deck.names(state.talon_shown),
         "sitting_out": [s for s in r.sitters[state.dealer] if s != state.declarer],
         "teams": [list(t) for t in r.teams] if r.teams is not None else None,
+        "alone": state.alone == 1,
         "out_of_play": [s for s in range(n) if state.def_out >> s & 1],
         "shown": [{"seat": s, "cards": deck.names(m)} for s, m in enumerate(state.shown) if m],
         "exposed": None,

@@ -22,7 +22,7 @@ from .context import Context, RankTables
 from .contract_rules import ContractPart
 from .contracts import CallRules, Contract, ExchangeRules, Limits, PlayRules
 from .deal import DealPart
-from .defence import build_defence
+from .defence import build_alone, build_defence
 from .doubling import build_doubling
 from .mechanics import build_mechanics
 from .play import PlayPart
@@ -86,6 +86,7 @@ class Ruleset(ActionPart, PlayPart, ContractPart, AuctionPart, RankTables, DealP
         self._check_teams()
         build_mechanics(self)
         build_defence(self)
+        build_alone(self)
         build_doubling(self)
         build_announce(self)
         self.bid_conditions = any(c.bid_when is not None or c.show is not None for c in self.contracts)

@@ -93,6 +93,14 @@ class Announce:
 
 
 @dataclass(frozen=True)
+class Alone:
+    """Once the contract and trumps are fixed the declarer may go alone: his partners (his team's other seats)
+    lay their cards aside, out of play for the deal."""
+
+    when: Expr  # whether he may (evaluated once the contract and trumps are fixed)
+
+
+@dataclass(frozen=True)
 class Defence:
     """Each defender in turn plays (`follow`) or passes; the last may `invite` the passers; passers sit out."""
 

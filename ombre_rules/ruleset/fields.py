@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from ..lang import Compiler, Expr, Namespace
     from ..lang.block import Generated
     from .compiled import (
+        Alone,
         Announce,
         AuctionRules,
         Carry,
@@ -80,6 +81,7 @@ class RulesetFields:
     excuse: Excuse | None
     summary: list[tuple[str, Expr]]
     defence: Defence | None
+    alone: Alone | None
     doubling: Doubling | None
     announce: Announce | None
     carry: Carry | None
@@ -107,6 +109,7 @@ class RulesetFields:
     A_INVITE: int
     A_DOUBLE: int
     A_REDOUBLE: int
+    A_ALONE: int
     A_CALL: int
     A_GIVE: int
     A_DEMAND: int
