@@ -46,7 +46,7 @@ VAR_TYPES: dict[str, str] = {
     "trump": SUIT, "card": CARD, "led_card": CARD, "led_suit": SUIT, "dealer": INT, "forehand": INT,
     "players": SEAT_LIST, "sitters": SEAT_LIST, "declarer": INT, "defenders": SEAT_LIST, "contract": CONTRACT,
     "committed": BOOL, "stopped": BOOL, "conceded": BOOL, "pool": INT, "trump_order": CARD_LIST,
-    "tricks_played": INT, "partner": INT, "side": SEAT_LIST, "called": CARD, "went_alone": BOOL,
+    "tricks_played": INT, "partner": INT, "side": SEAT_LIST, "called": CARD, "went_alone": BOOL, "exchanger": INT,
     "pool_before": INT,
     "tricks_left": INT, "taken_from": INT, "high_bid": CONTRACT, "bidder": INT, "seats": INT, "choice": ANY,
     "session": ANY,
@@ -255,6 +255,11 @@ class DealEnv(CardEnv):
     def side(self) -> list[int]:
         """The declarer and his partner, if any; his whole team with `teams`."""
         return side_of(self._state)
+
+    @property
+    def exchanger(self) -> int:
+        """The seat whose exchange limits are being worked out (an exchange limit's own name)."""
+        return self._state.to_move
 
     @property
     def went_alone(self) -> bool:

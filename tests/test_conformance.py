@@ -436,6 +436,7 @@ MECHANIC_RUNS = [f"{DATA}/turn_up.yaml(turn={kind})" for kind in ("talon_top", "
 MECHANIC_RUNS.append(f"{DATA}/turn_up.yaml(keep_taken=true)")
 MECHANIC_RUNS += [f"{DATA}/teams.yaml(partnerships={p})" for p in ("fixed", "none")]
 MECHANIC_RUNS += [f"{DATA}/teams.yaml(auto_pass=true)", f"{DATA}/teams.yaml(alone=true)"]
+MECHANIC_RUNS += [f"{DATA}/seat_exchange.yaml(alone={a})" for a in ("false", "true")]
 MECHANIC_RUNS += [f"{DATA}/no_auction.yaml(forced={f})" for f in ("fixed", "choose")]
 
 

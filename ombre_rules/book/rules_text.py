@@ -290,6 +290,11 @@ def exchange(b: Builder, s: Any, c: Any) -> None:
         if lo is None or hi is None:
             lo, hi = _limit(lim.min, contract), _limit(lim.max, contract)
         if lo is None or hi is None:
+            if "exchanger" in lim.min.uses | lim.max.uses:  # a limit by the exchanger's place
+                he = w.phraser(exchanger="he")
+                if lim.min.text == lim.max.text:
+                    return f"as many cards as ({he(lim.max.text)})"
+                return f"at least ({he(lim.min.text)}) and at most ({he(lim.max.text)}) cards"
             return f"{b.say(lim.min.text)} to {b.say(lim.max.text)} cards"
         if hi == 0:
             return "no cards"
@@ -316,7 +321,8 @@ def exchange(b: Builder, s: Any, c: Any) -> None:
         return
     first = (f"The {w.defender} next after {w.declarer} may let the other go first." if ex.defender_first == "ceded"
              else f"The {w.defender} next after {w.declarer} goes first.")
-    text = (f"Then {w.defenders} exchange in turn, each as many as the talon still holds: the first "
+    others = "the other players" if b.rules.teams is not None else w.defenders
+    text = (f"Then {others} exchange in turn, each as many as the talon still holds: the first "
             f"{limits(ex.first)}, the others {limits(ex.other)}. {first} Afterwards {LEFTOVER[ex.leftover]}.")
     s.rule("exchange.defenders", text)
 

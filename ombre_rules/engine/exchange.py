@@ -70,6 +70,7 @@ class ExchangeStage(Fields):
                 self.to_move = decl
                 return
             del queue[0]
+            self.to_move = seat  # the exchanger whose limits are read (`exchanger`)
             if seat == decl:
                 lim = ex.declarer
                 first_defender = False

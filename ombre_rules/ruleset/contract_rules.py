@@ -55,7 +55,7 @@ class ContractPart(RulesetBase):
                 f"unknown ranking '{c.ranking}'{did_you_mean(c.ranking, self.spec.data.get('rankings') or {})}",
                 self.loc(cp + ("ranking",))))
             c.ranking = ""
-        site = Site("an exchange limit", DEAL_VARS, DEAL_FUNCS, result=T.INT)
+        site = Site("an exchange limit", DEAL_VARS | {"exchanger"}, DEAL_FUNCS, result=T.INT)
 
         def limits(who: str, lo: Any, hi: Any) -> Limits:
             out = []
