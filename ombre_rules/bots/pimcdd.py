@@ -4,9 +4,9 @@ consistent with its seat's view (the sampler of `pimc`) and looks at each world 
 - A card (when every legal action is a card): in each of N worlds (or as many as X seconds allow), the exact
   double-dummy value of the rest after each card for the declarer's side (its tricks, or card points on a deck
   that counts them; fewer when the contract is won by taking few, as greedy learns it: `tricks_allowed`). The
-  card with the best total is played, greedy's card on a tie. The values come from the compiled kernel
-  (`solve.fast`, all the cards of a world in one search); a position it cannot search (an excuse card still
-  to come, a deck beyond it, the kernel not built) is left to `pimc` with N play-outs per card.
+  card with the best total is played: greedy's card if it is among them, else the lowest. The values come from
+  the compiled kernel (`solve.fast`, all the cards of a world in one search); a position it cannot search (an
+  excuse card still to come, a deck beyond it, the kernel not built) is left to `pimc` with N play-outs a card.
 - Any other choice (a bid, a discard or the draw, a trump, a stop after a claim, a concession, a defence):
   decided as `pimc` decides, in two stages over 2N play-outs, but each play-out's cards are played
   double-dummy (the rest of the auction and the exchange by greedy players, then a line of play that keeps each
@@ -63,6 +63,7 @@ class PimcddPlayer(PimcPlayer):
         total = dict.fromkeys(legal, 0)
         done = 0
         mine = False
+        last = None
         end = time.perf_counter() + self.seconds if self.seconds is not None else None
         while done < self.worlds if end is None else not done or time.perf_counter() < end:
             w = self.sampler(k, self.rng)
@@ -71,7 +72,7 @@ class PimcddPlayer(PimcPlayer):
             got = self._values(w, legal)
             if got is None:
                 return None
-            vals, mine = got[0], me in got[1]
+            vals, mine, last = got[0], me in got[1], w
             for c in legal:
                 total[c] += vals[c]
             done += 1
@@ -81,7 +82,10 @@ class PimcddPlayer(PimcPlayer):
             return greedy
         best = max(total.values()) if mine else min(total.values())
         keep = [c for c in legal if total[c] == best]
-        return greedy if greedy in keep else keep[0]
+        if greedy in keep:
+            return greedy
+        power = last.ctx.power  # the same trumps in every world
+        return min(keep, key=lambda c: (power[c], c))  # the cheapest of the best
 
     def _values(self, w, cards: list[int]) -> tuple[dict[int, int], tuple[int, ...]] | None:
         """The exact value of the rest after each card in world `w` (aim applied), and the declarer's side."""
