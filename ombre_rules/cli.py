@@ -132,7 +132,7 @@ def cmd_play(args) -> int:
 
 
 def cmd_replay(args) -> int:
-    from .records import ReplayError, read, replay
+    from .records import ReplayError, amount, read, replay
 
     recs = read(args.file)
     for i, rec in enumerate(recs):
@@ -141,8 +141,9 @@ def cmd_replay(args) -> int:
         except ReplayError as e:
             raise ReplayError(f"{args.file}: record {i + 1}: {e.message}") from None
         res = rep.result or {}
+        pays = [amount(p) for p in res["payments"]] if res else None
         print(f"{args.file}: record {i + 1}: {rep.variant}: {rep.actions} actions replayed; "
-              f"outcome {res.get('outcome')}, payments {res.get('payments')}: identical")
+              f"outcome {res.get('outcome')}, payments {pays}: identical")
     return 0
 
 
@@ -268,10 +269,9 @@ def cmd_compare(args) -> int:
         outfile.folder_target(args.out)  # before the run, not after it
     opts = _options(args.option)
     runs = []
-    for v in args.variants:
-        o = opts if len(args.variants) == 1 else {}
-        rules = _rules(v, o)
-        runs.append(compare.Run(v, o, rules, _players(rules, args.players)))
+    for v in args.variants:  # --option applies to every variant, as `play --option` does (and is refused alike)
+        rules = _rules(v, opts)
+        runs.append(compare.Run(v, opts, rules, _players(rules, args.players)))
     stopped = compare.play(runs, args.seed, args.deals, args.jobs, args.dask, args.quiet, args.double_dummy)
     a = compare.analyse(runs, args.min_reached)
     if not a["variants"]:

@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .lang import types as T
+
+if TYPE_CHECKING:
+    from .ruleset import Ruleset
 
 CLIP = 1000  # the largest count an entry holds (a number, a list's length or sum)
 MAX_WORDS = 32  # words of a string value with an entry of their own (the rest share "another word")
@@ -34,7 +38,7 @@ class Part:
     words: tuple[str, ...] = ()
 
 
-def parts(rules) -> tuple[Part, ...]:
+def parts(rules: Ruleset) -> tuple[Part, ...]:
     """The entries of every carried value of a ruleset (none without `session.carry`)."""
     carry = rules.carry
     if carry is None:

@@ -227,7 +227,8 @@ class AuctionStage(Fields):
         static = self.ctx is None and expr.uses <= SEAT_VARS | r.namespace.names
         key = (expr, self.dealer, "mask")
         if static and key in r.seat_cache:
-            return r.seat_cache[key]
+            cached: int = r.seat_cache[key]
+            return cached
         m = 0
         for x in self.eval(expr) or ():
             if x is not None:

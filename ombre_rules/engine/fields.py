@@ -18,6 +18,7 @@ from ..ruleset.fields import FollowRow
 if TYPE_CHECKING:
     from ..cards import Suit
     from ..envs import DealEnv
+    from ..explain.account import Entry
     from ..lang import Expr
     from ..ruleset import Context, Contract, Ruleset
     from .result import Result
@@ -100,7 +101,7 @@ class Fields:
     concede_refused: bool
     consent_queue: list[int]
     res: Result | None  # how the deal ended, without its account (see State.result)
-    acct: tuple[Any, ...] | None
+    acct: tuple[Entry, ...] | None  # the account of the payments, once asked for
     outcome: str | None
     called: int
     partner: int

@@ -10,6 +10,7 @@ and precomputed follow rows only."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from .. import kernel as _kernel
 from .deal import BIT as _BIT
@@ -216,6 +217,7 @@ class PlayStage(Fields):
         """Tricks of `random_playout`, from a lead, while no claim or concession is open. A card is chosen from
         the list legal_actions would give, and played as apply plays it (both kept in step with these); a
         trick is closed as `_close_trick` closes it. The compiled kernel plays them when it is on."""
+        assert self.contract is not None  # play follows a contract
         k = _kernel.tables(self.ctx, self.contract.follow_id) if _kernel.ON else None
         if k is not None:
             self._kernel_tricks(k, rand)
@@ -286,7 +288,7 @@ class PlayStage(Fields):
                 if self.claim_pending:
                     return
 
-    def _kernel_tricks(self, k, rand: Callable[[], float]) -> None:
+    def _kernel_tricks(self, k: Any, rand: Callable[[], float]) -> None:
         """`_random_tricks` by the compiled kernel (tables `k`): whole tricks there, up to the next one whose end
         a rule here reads (`end_when` after each trick, the claim's trick); the end of the deal here."""
         hands, log = self.hands, self.trick_log

@@ -25,9 +25,15 @@ class Event:
     hidden: bool  # the action's card is private to its seat (a discard), or to it and its receiver (a gift)
     receiver: int = -1
 
-    def public(self, viewer: int) -> dict[str, Any]:
-        text = self.text if not self.hidden or viewer in (self.seat, self.receiver) else self.text.split()[0]
-        return {"seat": self.seat, "phase": self.phase, "action": text}
+    def public(self, viewer: int | None) -> dict[str, Any]:
+        """The event as `viewer` may know it (None: a spectator, who sees no seat's private cards)."""
+        return {"seat": self.seat, "phase": self.phase, "action": self.text if self.known_to(viewer)
+                else self.text.split()[0]}
+
+    def known_to(self, viewer: int | None) -> bool:
+        """Whether `viewer` (a seat, or None for a spectator) knows the action's card."""
+        return not self.hidden or (viewer is not None and viewer >= 0
+                                   and (viewer == self.seat or viewer == self.receiver))
 
 
 def initial(state: Fields) -> Fields:

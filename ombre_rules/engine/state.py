@@ -12,7 +12,7 @@ from typing import Any
 from ..checks import action_id
 from ..envs import SEAT_VARS, DealEnv
 from ..errors import IllegalActionError, OmbreError, SpecError
-from ..explain.account import Account
+from ..explain.account import Account, Entry
 from ..lang import Expr
 from ..ruleset import Contract, Ruleset
 from . import portable
@@ -155,10 +155,12 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
 
     @property
     def phase_name(self) -> str:
+        """The phase by name (`auction`, `exchange`, `play`, `done`, …)."""
         return PHASE_NAMES[self.phase]
 
     @property
     def is_terminal(self) -> bool:
+        """Whether the deal is over (`result` is then set)."""
         return self.phase == DONE
 
     @property
@@ -221,6 +223,7 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
         return a
 
     def action_str(self, a: int) -> str:
+        """An action id in notation (`Ruleset.action_str`)."""
         return self.rules.action_str(a)
 
     def random_playout(self, rand: Callable[[], float]) -> None:
@@ -297,14 +300,14 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
         """The state a line of `to_text` describes."""
         return portable.from_text(cls, text, rules)
 
-    def view(self, seat: int, actions: bool = True) -> dict[str, Any]:
-        """What one seat may see now (its hand, public information, its own discards); `actions=False` leaves
-        out the list of the deal's actions."""
+    def view(self, seat: int | None, actions: bool = True) -> dict[str, Any]:
+        """What one seat may see now (its hand, public information, its own discards; None: a spectator, who
+        sees what every seat sees); `actions=False` leaves out the list of the deal's actions."""
         from .view import view
 
         return view(self, seat, actions)
 
-    def account(self) -> tuple[Any, ...]:
+    def account(self) -> tuple[Entry, ...]:
         """The account of a finished deal's payments: each transfer, labelled (`ombre_rules.explain.account`),
         worked out when first asked for."""
         if self.res is None:
@@ -351,6 +354,7 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
         return v
 
     def env(self) -> DealEnv:
+        """What a deal-level expression sees of this deal now."""
         return DealEnv(self, self.ctx)
 
     def eval(self, expr: Expr, env: Any = None) -> Any:
@@ -382,7 +386,8 @@ def _make_clone() -> Callable[[State], State]:
     lines.append("    return c")
     env: dict[str, Any] = {"_new": object.__new__, "_State": State}
     exec("\n".join(lines), env)  # noqa: S102 - generated from the slot names above
-    return env["_clone"]
+    clone: Callable[[State], State] = env["_clone"]
+    return clone
 
 
 _clone = _make_clone()

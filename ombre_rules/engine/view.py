@@ -15,12 +15,27 @@ if TYPE_CHECKING:
     from ..ruleset import Context, Contract, Ruleset
 
 
-def visible_cards(state: Fields, seat: int) -> int:
-    """Every card whose identity `seat` knows now: its hand, its discards, cards played, the turned card,
-    leftover stock cards shown to it, demanded cards and the cards given for them to or by it."""
-    m = state.hands[seat] | state.discards[seat] | state.drawn[seat]
+def visible_cards(state: Fields, seat: int | None) -> int:
+    """Every card whose identity `seat` knows now: what every seat sees (`public_cards`), its hand, its discards
+    and draws, leftover stock cards shown to it, and cards handed privately to or by it. A spectator (None)
+    knows the public cards only."""
+    m = public_cards(state)
+    if seat is None:
+        return m
+    m |= state.hands[seat] | state.discards[seat] | state.drawn[seat] | leftover_shown(state, seat)
     for c, frm, to, public in state.handed:
-        if public or seat in (frm, to):
+        if not public and seat in (frm, to):
+            m |= 1 << c
+    return m
+
+
+def public_cards(state: Fields) -> int:
+    """Every card whose identity every seat (and a spectator) knows now: cards handed openly, cards played,
+    the turned card, stock cards shown to all, demanded cards and the cards given for them, shown cards and an
+    exposed hand."""
+    m = leftover_shown(state, None) | state.talon_shown | demanded_shown(state)
+    for c, _frm, _to, public in state.handed:
+        if public:
             m |= 1 << c
     for _leader, cards, _w in state.trick_log:
         for c in cards:
@@ -29,8 +44,6 @@ def visible_cards(state: Fields, seat: int) -> int:
         m |= 1 << c
     if state.turned >= 0:
         m |= 1 << state.turned
-    m |= leftover_shown(state, seat) | state.talon_shown
-    m |= demanded_shown(state)
     for shown in state.shown:
         m |= shown
     exposed = exposed_seat(state)
@@ -52,14 +65,16 @@ def demanded_shown(state: Fields) -> int:
     return m
 
 
-def partner_known(state: Fields, seat: int) -> bool:
+def partner_known(state: Fields, seat: int | None) -> bool:
     """Whether `seat` knows who holds the called card: the holder himself; the declarer once told; everyone
-    once the card is played, once the partner has spoken for the side (claim), or when the deal is over."""
+    (a spectator, None, too) once the card is played, once the partner has spoken for the side (claim), or when
+    the deal is over."""
     p = state.partner
     call = state.contract.call if state.contract is not None else None
     if p < 0 or call is None or call.demand:
         return False
-    return (seat == p or bool(state.told >> seat & 1) or not state.hands[p] >> state.called & 1
+    mine = seat is not None and seat >= 0 and (seat == p or bool(state.told >> seat & 1))
+    return (mine or not state.hands[p] >> state.called & 1
             or (state.claim_seat == p and (state.committed or state.stopped)) or state.result is not None)
 
 
@@ -76,12 +91,14 @@ def exposed_seat(state: Fields) -> int:
     return who if state.trick_log or state.trick else -1
 
 
-def leftover_shown(state: Fields, seat: int) -> int:
-    """The stock cards nobody drew, if the rules show them to this seat (only once play has begun)."""
+def leftover_shown(state: Fields, seat: int | None) -> int:
+    """The stock cards nobody drew, if the rules show them to this seat (only once play has begun); to a
+    spectator (None) only if they are shown to all."""
     if state.contract is None or state.phase_name not in ("play", "done") or not state.talon:
         return 0
     mode = state.contract.exchange.leftover
-    if mode == "all" or (mode == "last_exchanger" and seat == state.last_exchanger):
+    mine = seat is not None and state.last_exchanger >= 0 and seat == state.last_exchanger
+    if mode == "all" or (mode == "last_exchanger" and mine):
         m = 0
         for c in state.talon:
             m |= 1 << c
@@ -89,26 +106,30 @@ def leftover_shown(state: Fields, seat: int) -> int:
     return 0
 
 
-def public_actions(state: Fields, seat: int) -> list[dict[str, Any]]:
-    """The deal's actions as `seat` may know them: others' discards are shown only as 'discard'."""
+def public_actions(state: Fields, seat: int | None) -> list[dict[str, Any]]:
+    """The deal's actions as `seat` may know them (None: a spectator): others' discards are shown only as
+    'discard'."""
     from .replay import events
 
     return [e.public(seat) for e in events(state)]
 
 
-def view(state: Fields, seat: int, actions: bool = True) -> dict[str, Any]:
-    """A seat's observation as plain data; `actions=False` leaves out the action list (a replay, the costly part)."""
+def view(state: Fields, seat: int | None, actions: bool = True) -> dict[str, Any]:
+    """A seat's observation as plain data (None: a spectator's, what every seat sees and no more, with `seat`,
+    the hand and the seat's own exchange left empty); `actions=False` leaves out the action list (a replay, the
+    costly part)."""
     r = state.rules
     deck = r.deck
     n = state.n
-    seat = seat_id(seat, n)
+    if seat is not None:
+        seat = seat_id(seat, n)
     out: dict[str, Any] = {
         "variant": r.variant,
         "seat": seat,
         "dealer": state.dealer,
         "phase": state.phase_name,
         "to_move": state.current_player,
-        "hand": deck.names(state.hands[seat]),
+        "hand": deck.names(state.hands[seat]) if seat is not None else [],
         "hand_sizes": [bin(h).count("1") for h in state.hands],
         "talon_size": len(state.talon),
         "pool": state.pool,
@@ -119,8 +140,8 @@ def view(state: Fields, seat: int, actions: bool = True) -> dict[str, Any]:
         "turned": deck.name(state.turned) if state.turned >= 0 else None,
         "called": deck.name(state.called) if state.called >= 0 else None,
         "partner": state.partner if partner_known(state, seat) else None,
-        "my_discards": deck.names(state.discards[seat]),
-        "my_draws": deck.names(state.drawn[seat]),
+        "my_discards": deck.names(state.discards[seat]) if seat is not None else [],
+        "my_draws": deck.names(state.drawn[seat]) if seat is not None else [],
         "discard_counts": [bin(d).count("1") for d in state.discards],
         "leftover_shown": deck.names(leftover_shown(state, seat)),
         "talon_shown": deck.names(state.talon_shown),
@@ -140,7 +161,7 @@ def view(state: Fields, seat: int, actions: bool = True) -> dict[str, Any]:
     exposed = exposed_seat(state)
     if exposed >= 0:
         out["exposed"] = {"seat": exposed, "hand": deck.names(state.hands[exposed])}
-    if state.current_player == seat:
+    if seat is not None and state.current_player == seat:
         out["legal"] = [r.action_str(a) for a in state.legal_actions()]
     if state.result is not None:
         out["result"] = state.result.to_dict()
@@ -248,7 +269,8 @@ def seat_facts(state: Fields, seat: int) -> Seat:
                 (held + gone.bit_count() + len(cur)) // active, len(state.talon), None)
 
 
-_BEFORE: dict[tuple, tuple[int, ...]] = {}  # (seats, sitters, declarer, defenders out) -> each seat's forerunner
+# (seats, sitters, declarer, defenders out) -> each seat's forerunner
+_BEFORE: dict[tuple[Any, ...], tuple[int, ...]] = {}
 
 
 def _trick_seats(state: Fields, seat: int, sitters: tuple[int, ...], declarer: int, out: int) -> list[tuple[int, int]]:

@@ -13,18 +13,22 @@ the environment variable OMBRE_KERNEL=0, everything runs in pure Python with the
 whether it is used now; `use(False)` turns it off for a while (the tests run both paths in one process)."""
 from __future__ import annotations
 
+import importlib
 import os
 import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+# The compiled module, typed Any: its objects are used only here and in `solve.fast`, which check what they
+# pass in (a C extension carries no types mypy can read).
+_ckernel: Any
 try:
     if os.environ.get("OMBRE_KERNEL", "").strip() == "0":
         raise ImportError("turned off by OMBRE_KERNEL=0")
-    from . import _ckernel
+    _ckernel = importlib.import_module("._ckernel", __name__)
 except ImportError:  # not built here (no C compiler at install), or turned off
-    _ckernel = None  # type: ignore[assignment]
+    _ckernel = None
 
 BUILT = _ckernel is not None  # the compiled module is loaded
 ON = BUILT  # the engine and the solver use it now

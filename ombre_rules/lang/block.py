@@ -87,7 +87,7 @@ class Block:
 
     def mark(self, node: ast.stmt, loc: Loc | None, text: str) -> ast.stmt:
         """Remember the expression a statement evaluates."""
-        node._ombre_origin = (loc, text)  # type: ignore[attr-defined]
+        node._ombre_origin = (loc, text)  # type: ignore[attr-defined]  # our own mark on the node, read by _number
         return node
 
     def build(self, live: frozenset[str] = frozenset(), direct: dict[str, ast.expr] | None = None) -> Generated:
@@ -120,7 +120,7 @@ class Block:
         filename = f"<block {self.name} {id(self)}>"
         namespace: dict[str, Any] = {}
         exec(compile(module, filename, "exec"), self.compiler.globals, namespace)  # noqa: S102 - built from ast
-        fn = namespace[self.name]
+        fn: Generated = namespace[self.name]
         fn.origin = origin
         fn.filename = filename
         fn.tree = module

@@ -75,10 +75,10 @@ def _prefix_len(order: Iterable[Any] | None, held: Any) -> int:
     return n
 
 
-def _group_points(values: Iterable[Any] | None, size: Any, less: Any) -> int:
+def _group_points(values: Iterable[Any] | None, size: int | None, less: int) -> int:
     """Card points counted in groups: the values' sum, less `less` per full group of `size`, and less the
     same share rounded to the nearest (halves up) for a last, incomplete group."""
-    vals = [v for v in values or () if v is not None]
+    vals: list[int] = [v for v in values or () if v is not None]
     if not size or size < 1:
         return sum(vals)
     full, rest = divmod(len(vals), size)

@@ -317,7 +317,8 @@ class _Job:
     def emit(self, t: Any) -> tuple[ast.expr, str]:
         if isinstance(t, Token):
             raise self.error(f"unexpected '{t}'", t)
-        return getattr(self, "_" + t.data)(t)
+        out: tuple[ast.expr, str] = getattr(self, "_" + t.data)(t)  # the method of the node's rule
+        return out
 
     def _local(self, name: str) -> str | None:
         for n, t in reversed(self.locals):

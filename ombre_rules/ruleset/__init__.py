@@ -46,6 +46,7 @@ class Ruleset(ActionPart, PlayPart, ContractPart, AuctionPart, RankTables, DealP
 
     @classmethod
     def from_spec(cls, spec: ResolvedSpec) -> Ruleset:
+        """Compile a resolved variant (`spec.resolve`); SpecErrors lists every problem, each at its place."""
         data = spec.data
         rs = cls(spec, Deck.build(data["deck"]), int(data["players"]))
         rs._errors = []

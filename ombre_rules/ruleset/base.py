@@ -50,11 +50,13 @@ class RulesetBase(RulesetFields):
 
     @property
     def id(self) -> str:
-        return self.spec.data["id"]
+        name: str = self.spec.data["id"]  # a string: the schema says so
+        return name
 
     @property
     def title(self) -> str:
-        return self.spec.data.get("title", self.id)
+        title: str = self.spec.data.get("title", self.id)
+        return title
 
     @property
     def variant(self) -> str:

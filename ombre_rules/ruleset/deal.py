@@ -2,6 +2,8 @@
 part, and the generated function that deals a shuffled deck in `deal.packets` with a `deal.talon`."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..errors import SpecError
 from ..lang import Site
 from ..lang import types as T
@@ -42,7 +44,7 @@ class DealPart(RulesetBase):
             raise SpecError(f"the deal gives out {pos} cards and a talon of {talon}; the deck has "
                             f"{self.deck.size}", self.loc(("deal", "talon")))
         env = {"_B": [1 << c for c in range(self.deck.size)], "_s": sorted}
-        by_dealer = []
+        by_dealer: list[Callable[[list[int]], tuple[list[int], list[list[int]], list[int]]]] = []
         for dealer in range(self.players):
             # the packets go round the seats that play, from the one after the dealer
             order = self.orders[dealer][self.rings[dealer][dealer]]

@@ -36,7 +36,8 @@ def _seats(value: Any) -> Sequence[int]:
         for v in value:
             if type(v) is not int:
                 return [int(v) for v in value if v is not None]
-        return value
+        seats: Sequence[int] = value  # seats already
+        return seats
     return (int(value),)
 
 
@@ -146,7 +147,7 @@ def _chain(tests: Sequence[tuple[ast.expr, list[ast.stmt], ast.stmt | None]], la
     for test, body, mark in reversed(tests):
         node = ast.If(test, body, out)
         if mark is not None:
-            node._ombre_origin = mark._ombre_origin  # type: ignore[attr-defined]
+            node._ombre_origin = mark._ombre_origin  # type: ignore[attr-defined]  # the mark Block.mark put there
         out = [node]
     return out
 

@@ -12,7 +12,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
-from contextlib import ExitStack, closing, contextmanager
+from contextlib import ExitStack, closing, contextmanager, suppress
 from itertools import islice
 from typing import Any, NamedTuple
 
@@ -332,11 +332,17 @@ def _client(address: str) -> Iterator[Any]:
                                                  "fork" if forked else "spawn"}))
             scheduler = stack.enter_context(LocalCluster(n_workers=int(n), threads_per_worker=1, processes=True,
                                                          dashboard_address=None))
+        client = Client.__new__(Client)
         try:
-            client = stack.enter_context(Client(scheduler, timeout="5s", set_as_default=False))
-        except (OSError, TimeoutError, ValueError) as e:
+            Client.__init__(client, scheduler, timeout="5s", set_as_default=False)
+        except Exception as e:  # any address Dask cannot use or reach (a bad scheme, no port, a TLS one, ...)
+            # marked closed: the client that never connected would otherwise try to close itself when collected
+            # (at exit), wait 10 s for a loop that is gone and print a traceback after the clean error
+            client.status = "closed"
+            with suppress(Exception):
+                client._loop_runner.stop()
             raise OmbreError(f"cannot reach the Dask scheduler at '{address}': {e}") from None
-        yield client
+        yield stack.enter_context(client)
 
 
 def _run_dask(variant: str, options: dict, names: list[str], seed: int, deals: int, address: str,

@@ -95,7 +95,7 @@ def _from_record(path: str, k: int) -> tuple[State, list[int], str]:
         raise OmbreError(f"--deal {k}: {path} holds {len(recs)} record{'s' if len(recs) != 1 else ''}")
     rec = dict(recs[k - 1])
     actions = rec.pop("actions")
-    rec["actions"], rec["result"] = [], None
+    rec["actions"], rec["result"], rec["account"] = [], None, []
     try:
         replay(rec)  # the variant, its hash and the deal
         rules = load(rec["variant"])

@@ -7,7 +7,7 @@ from functools import lru_cache
 
 import jsonschema
 
-from ..errors import SpecError, SpecErrors, did_you_mean, quoted
+from ..errors import OmbreError, SpecError, SpecErrors, did_you_mean, quoted
 from ..resources import schema_path
 from .yamlpos import PositionedDoc
 
@@ -63,7 +63,7 @@ def describe(err: jsonschema.ValidationError) -> tuple[str, tuple]:
     return f"{_where(path)}: {msg[:1].lower() + msg[1:]}", path
 
 
-def check(doc: PositionedDoc, unknown: list[SpecError] | None = None) -> None:
+def check(doc: PositionedDoc, unknown: list[OmbreError] | None = None) -> None:
     """Raise SpecErrors listing every schema violation, each at its position.
 
     With `unknown` (a list, as `ombre check` passes), keys the schema does not know are taken out of the
@@ -81,7 +81,7 @@ def check(doc: PositionedDoc, unknown: list[SpecError] | None = None) -> None:
         errors = sorted(validator().iter_errors(doc.data), key=lambda e: [str(p) for p in e.absolute_path])
     if not errors:
         return
-    out: list[SpecError] = list(unknown or [])
+    out: list[OmbreError] = list(unknown or [])
     seen = {str(e.message) for e in out}
     for err in errors:
         msg, path = describe(err)
