@@ -58,8 +58,8 @@ class PimcddPlayer(PimcPlayer):
 
     # -- cards: double-dummy values summed over the worlds -------------------------------------------------
     def _cards(self, k: Knowledge, me: int, legal: list[int]) -> int | None:
-        """The card with the best total double-dummy value over the worlds (greedy's on a tie); None when a
-        world's position is one the kernel cannot search."""
+        """The card with the best total double-dummy value over the worlds (greedy's if it is among the best,
+        else the cheapest of them); None when a world's position is one the kernel cannot search."""
         total = dict.fromkeys(legal, 0)
         done = 0
         mine = False
@@ -84,6 +84,7 @@ class PimcddPlayer(PimcPlayer):
         keep = [c for c in legal if total[c] == best]
         if greedy in keep:
             return greedy
+        assert last is not None  # a world was searched (done > 0)
         power = last.ctx.power  # the same trumps in every world
         return min(keep, key=lambda c: (power[c], c))  # the cheapest of the best
 
