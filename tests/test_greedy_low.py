@@ -54,21 +54,20 @@ def test_greedy_bids_the_all_pass_contrabola_on_a_weak_hand_and_plays_under():
 
 
 def test_prepare_learns_every_aim_before_the_first_deal(monkeypatch):
-    from ombre_rules.bots import estimate
     from ombre_rules.errors import OmbreError
     from ombre_rules.players import prepare
     from ombre_rules.sim.runner import play_deal
+    from ombre_rules.solve import aim
 
-    monkeypatch.setattr(estimate, "_AIMS", {})
-    monkeypatch.setattr(estimate, "_AIM_OF", {})
+    monkeypatch.setattr(aim, "_AIMS", {})
     dk = load("danish-lhombre")
     prepare(["random", "greedy", "pimc:10"], dk)
-    assert {c.name: estimate._AIMS[c] for c in dk.contracts} == {
-        "simple": None, "spade": None, "tourne": None, "simple_nolo": 0, "solo": None, "spade_solo": None,
-        "pure_nolo": 0, "nolo_ouvert": 0, "grand_tourne": None}
-    probes = []
-    monkeypatch.setattr(estimate, "_probe_aim", lambda *a: probes.append(a))
+    assert {c.name: aim._AIMS[(id(c), "tricks")][1].word for c in dk.contracts} == {
+        "simple": "more", "spade": "more", "tourne": "more", "simple_nolo": "fewer", "solo": "more",
+        "spade_solo": "more", "pure_nolo": "fewer", "nolo_ouvert": "fewer", "grand_tourne": "more"}
+    learnt = []
+    monkeypatch.setattr(aim, "_learn", lambda *a: learnt.append(a))
     assert [play_deal(dk, ["greedy"] * 3, 5, i)["actions"] > 0 for i in range(3)] == [True] * 3
-    assert probes == []  # the deals asked only for what was learnt
+    assert learnt == []  # the deals asked only for what was learnt
     with pytest.raises(OmbreError, match=r"^unknown player 'greedie' \(did you mean 'greedy'\?\)"):
         prepare(["greedy", "greedie"], dk)
