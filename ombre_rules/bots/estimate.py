@@ -381,6 +381,13 @@ def tricks_allowed(rules, contract) -> int | None:
     return aim.most_paid if aim.sign == -1 else None
 
 
+def tricks_asked(rules, contract) -> int | None:
+    """For a contract won by taking tricks, the fewest its declarer's side took in a play-out it won (None when
+    it is won by taking few, or not known): what its winning condition asks (`solve.aim.contract_aim`)."""
+    aim = contract_aim(rules, contract, "tricks")
+    return aim.least_won if aim.sign == 1 else None
+
+
 def low_estimate(rules, contract, hand: int, unseen: int) -> float:
     """Tricks a hand is likely to be unable to lose as declarer of `contract`: its trick estimate with the
     trump that makes it weakest (or on average over the trumps that may be turned)."""

@@ -31,8 +31,9 @@ LEAST = 4  # and at least this many times
 
 @dataclass(frozen=True)
 class Aim:
-    """A contract's aim: `sign` +1 (more), -1 (fewer) or None (not known), the comparisons that gave it, and,
-    for a side that wants fewer, the most it took in a play-out that paid it (`most_paid`)."""
+    """A contract's aim: `sign` +1 (more), -1 (fewer) or None (not known), the comparisons that gave it, and
+    what its winning condition asks: for a side that wants fewer, the most it took in a play-out it won
+    (`most_paid`); for one that wants more, the least (`least_won`)."""
 
     sign: int | None
     deals: int
@@ -42,6 +43,7 @@ class Aim:
     contract: str
     by: str  # "won": comparisons of a play-out the side won with one it lost; "paid": of two paid differently
     most_paid: int | None = None
+    least_won: int | None = None  # for a side that wants more, the least it took in a play-out it won
 
     @property
     def word(self) -> str:
@@ -165,6 +167,7 @@ def _learn(rules, contract, measure: str) -> Aim:
     won = [0, 0]  # comparisons of a won and a lost play-out: the won one took more, fewer
     paid = [0, 0]  # comparisons of two paid differently: the better paid took more, fewer
     most_paid: int | None = None
+    least_won: int | None = None
     for i in range(AIM_TRIES):
         if deals >= MOST_DEALS or deals >= AIM_DEALS and (_decided(*won) or _decided(*paid)):
             break
@@ -179,8 +182,9 @@ def _learn(rules, contract, measure: str) -> Aim:
             got = measured(end, side, measure)
             pay = sum(end.result.payments[p] for p in side)
             ends.append((lean > 0, got, pay))
-            if pay > 0 and (most_paid is None or got > most_paid):
-                most_paid = got
+            if pay > 0:
+                most_paid = got if most_paid is None else max(most_paid, got)
+                least_won = got if least_won is None else min(least_won, got)
         for a, (ua, ga, pa) in enumerate(ends):
             for ub, gb, pb in ends[a + 1:]:
                 if ua == ub or ga == gb or pa == pb:  # the same lean, the same amount or the same pay
@@ -192,4 +196,5 @@ def _learn(rules, contract, measure: str) -> Aim:
     sign, basis, counts = _decided(*won), "won", won
     if sign is None:
         sign, basis, counts = _decided(*paid), "paid", paid
-    return Aim(sign, deals, counts[0], counts[1], measure, contract.name, basis, most_paid if sign == -1 else None)
+    return Aim(sign, deals, counts[0], counts[1], measure, contract.name, basis, most_paid if sign == -1 else None,
+               least_won if sign == 1 else None)
