@@ -300,16 +300,19 @@ def test_bad_solve_arguments_end_in_one_line(capsys, record, args, message):
 
 # -- the measure in compare -------------------------------------------------------------------------------
 def test_deal_loss_sums_what_each_seats_cards_lost():
-    assert deal_loss(handmade(SIX + LAST)) == {"measure": "tricks", "value": 8, "lost": [1, 0, 0]}
+    assert deal_loss(handmade(SIX + LAST)) == {"measure": "tricks", "value": 8, "lost": [1, 0, 0], "cards": [9, 9, 9]}
     assert deal_loss(handmade(SIX + LAST), max_nodes=10) is None  # past its limit: not measured
 
 
 def test_compare_reports_the_double_dummy_loss_by_player():
-    lines = [{"payments": [1, -1, 0], "double_dummy": {"measure": "tricks", "value": 5, "lost": [1, 0, 2]}},
-             {"payments": [0, 0, 0], "double_dummy": {"measure": "tricks", "value": 4, "lost": [0, 1, 0]}},
+    lines = [{"payments": [1, -1, 0], "double_dummy": {"measure": "tricks", "value": 5, "lost": [1, 0, 2],
+                                                       "cards": [9, 9, 9]}},
+             {"payments": [0, 0, 0], "double_dummy": {"measure": "tricks", "value": 4, "lost": [0, 1, 0],
+                                                       "cards": [9, 9, 9]}},
              {"payments": [0, 0, 0], "double_dummy": None}]
     got = by_player(_metrics(lines), ["greedy", "random", "greedy"])
     assert got["greedy"]["double_dummy"]["lost_per_deal"]["mean"] == 0.75  # (1 + 2) / 2 and 0 / 2
+    assert got["greedy"]["double_dummy"]["lost_per_card"]["mean"] == 3 / 36  # 3 lost in 4 x 9 cards
     assert got["random"]["double_dummy"]["lost_per_deal"]["mean"] == 0.5
     assert {k: got["random"]["double_dummy"][k] for k in ("measured", "skipped", "measure")} == \
         {"measured": 2, "skipped": 1, "measure": ["tricks"]}
@@ -322,7 +325,7 @@ def _metrics(lines: list[dict]) -> Metrics:
     for x in lines:
         m.add({"contract": None, "declarer": None, "outcome": "passed out", "tricks": [0, 0, 0], "pool_before": 0,
                "pool_after": 0, "actions": 3, "dealer": 0, "winners": [], "decisions": [], "choices": [], **x},
-              {**{f"payment_position_{k}": 0 for k in range(3)},
+              {**{f"payment_position_{k}": 0 for k in range(3)}, "declarer_payment": 0.0,
                **{k: None for k in ("AdvantageP1", "LeadChange", "Drama", "DecisionMoves")}})
     return m
 
@@ -332,7 +335,7 @@ def test_a_dealt_deal_carries_the_measure_only_when_asked():
     plain = play_deal(rules, ["greedy"] * 3, 1, 0)
     measured = play_deal(rules, ["greedy"] * 3, 1, 0, double_dummy=True)
     assert "double_dummy" not in plain and {k: v for k, v in measured.items() if k != "double_dummy"} == plain
-    assert measured["double_dummy"] == {"measure": "tricks", "value": 2, "lost": [1, 1, 0]}
+    assert measured["double_dummy"] == {"measure": "tricks", "value": 2, "lost": [1, 1, 0], "cards": [9, 9, 9]}
 
 
 def test_solve_a_scenario_from_a_later_trick(capsys):

@@ -227,7 +227,8 @@ def explain(analyst: Analyst, state, actions: list[int]) -> list[CardVerdict]:
 
 def deal_loss(done, max_nodes: int = 1_000_000) -> dict | None:
     """How well a finished deal was played: from its first card, the double-dummy total of the declarer's
-    side, the measure, and per seat what its cards lost against the double-dummy best (`explain`, summed).
+    side, the measure, and per seat what its cards lost against the double-dummy best (`explain`, summed)
+    and how many cards it played.
     None when no card was played, when a position needed more than `max_nodes` nodes, or when the contract's
     aim is not known."""
     s, i = play_start(done)
@@ -235,11 +236,13 @@ def deal_loss(done, max_nodes: int = 1_000_000) -> dict | None:
     if s.phase not in (PLAY, XPLAY):
         return None
     lost = [0] * s.n
+    cards = [0] * s.n
     try:
         an = Analyst(s, limits=Limits(max_nodes=max_nodes))
         value = an.value(s)
         for v in explain(an, s, hist[i:]):
             lost[v.seat] += v.lost
+            cards[v.seat] += 1
     except (SearchLimit, AimUnknown):
         return None
-    return {"measure": an.measure, "value": value, "lost": lost}
+    return {"measure": an.measure, "value": value, "lost": lost, "cards": cards}
