@@ -53,10 +53,10 @@ def rule_warning(label: str, k: int, n: int, name: str, v0: str, v: str, least: 
         return (f"session rules differ between {v0} and {v} — compare plays single deals, each with an empty pool "
                 "and nothing carried from deal to deal, so it does not measure them")
     head = f"{label}: reached in {k:,} of {n:,} deals of {name} (it differs between {v0} and {v})"
-    what = "nothing" if k == 0 else "little"
+    says = f"this comparison says {'nothing' if k == 0 else 'little'} about it"
     if share is not None and share["significant"]:
-        what = (f"that its share changes by {100 * share['mean']:+.1f} pp (significant), but little about how it "
-                f"plays and pays in {name}")
+        says = (f"its share changes by {100 * share['mean']:+.1f} pp (significant after Holm), but this comparison "
+                f"says little about how it plays and pays in {name}")
     advice = []
     if k:
         advice.append(_more_deals(k, n, least))
@@ -72,7 +72,7 @@ def rule_warning(label: str, k: int, n: int, name: str, v0: str, v: str, least: 
                           "may not be reachable")
     elif not k:
         advice.append("with these options it may not be reachable")
-    return f"{head} — this comparison says {what} about it" + ("; " + "; ".join(advice) if advice else "")
+    return f"{head} — {says}" + ("; " + "; ".join(advice) if advice else "")
 
 
 def alike_warning(v: str, base: str, d: dict, probe: Probe, least: int, session_only: bool) -> str:

@@ -100,7 +100,8 @@ def _contract_label(c: str | None) -> str:
 
 def contract_mix(plt, results: dict, colours: dict, folder: str) -> str:
     names = list(results)
-    fig, ax = plt.subplots(figsize=(9, 0.6 * len(names) + 1.6))
+    # tall enough for the legend's entries beside the bars
+    fig, ax = plt.subplots(figsize=(9, max(0.6 * len(names) + 1.6, 0.22 * len(colours) + 0.8)))
     left = [0.0] * len(names)
     for c, col in colours.items():
         vals = [results[v]["contract_mix"].get(c, {"rate": 0.0})["rate"] for v in names]
@@ -165,9 +166,10 @@ def position_payment(plt, results: dict, vcol: dict, folder: str) -> str:
 
 def _pairing(paired: dict) -> str:
     """How the pairs of a chart were made, for its title."""
-    if all(d["same_deals"]["alike"] == d["same_deals"]["checked"] for d in paired.values()):
+    same = [d["same_deals"]["alike"] == d["same_deals"]["checked"] for d in paired.values()]
+    if all(same):
         return "the same deals in every variant"
-    return "deal by deal over the same seeds (some variants deal other cards)"
+    return "paired by seed: " + ("some variants deal other cards" if any(same) else "the variants deal other cards")
 
 
 def _rows(plt, ax, rows: list[tuple[str, list[tuple[str, dict | None]]]], vcol: dict, scale: float) -> None:

@@ -92,13 +92,17 @@ def _gain(pays: dict, x: str, y: str, n: int, deals: int) -> dict:
     return {"mean": d["mean"], "ci": d["ci"], "p": normal_p(d["mean"], d["sd"], m.n), "pairs": m.n}
 
 
+def _p(p: float) -> str:
+    return "< 0.001" if p < 0.001 else f"{p:.3f}"
+
+
 def text(out: dict) -> str:
     a, b = out["players"]
     lines = [f"{out['variant']}: {out['deals']:,} deals, each played {2 + 2 * out['seats']} ways (seed {out['seed']})"]
     for x, y in ((a, b), (b, a)):
         g = out["gain"][x]
         lines.append(f"{x} in a field of {y}: gains {g['mean']:+.3f} a deal and seat over {y} "
-                     f"[{g['ci'][0]:+.3f}, {g['ci'][1]:+.3f}], p {g['p']:.3g}")
+                     f"[{g['ci'][0]:+.3f}, {g['ci'][1]:+.3f}], p {_p(g['p'])}")
     for x, d in out.get("double_dummy", {}).items():
         lines.append(f"{x} at every seat: loses {d['mean']:.4f} [{d['ci'][0]:.4f}, {d['ci'][1]:.4f}] a card to "
                      f"double-dummy play ({d['deals']:,} deals measured)")

@@ -74,14 +74,17 @@ def bots(doc: Doc, a: dict) -> None:
     doc.table(["player", "kind and budget", "seats"],
               [[nm, d["budget"], "; ".join(f"{v}: {', '.join(map(str, s))}" for v, s in d["seats"].items())]
                for nm, d in info["players"].items()])
-    for v, g in info["greedy_learnt"].items():
-        more = ", ".join(f"{c} +{x:g} trick{'s' if x != 1 else ''}" for c, x in g["asks_more"].items())
-        before = ", ".join(f"{c} {d['made']}/{d['bids']}" for c, d in g["before"].items())
-        doc.p(f"Greedy in {v} learnt from its own play which contracts it makes ({g['rounds']} round(s) of "
-              f"{g['deals_a_round']} deals, greedy at every seat): a contract it bid of its own choice and made "
-              f"clearly less than {pct(g['min_success'])} of the time (a one-sided 5% test) asks more of a hand. "
-              + (f"It asks more for: {more}. " if more else "Nothing needed asking more. ")
-              + f"Made / bid before it learnt: {before or 'no bids'}.")
+    learnt = info["greedy_learnt"]
+    if learnt:
+        least = next(iter(learnt.values()))["min_success"]
+        doc.p(f"Greedy learns from its own play which contracts it makes (rounds of deals with greedy at every "
+              f"seat, once per variant): a contract it bid of its own choice and made clearly less than {pct(least)} "
+              "of the time (a one-sided 5% test) asks more of a hand from the next round on. Before it learnt:")
+        doc.table(["variant", "rounds of deals", "made / bid before it learnt", "asks more for"],
+                  [[v, f"{g['rounds']} x {g['deals_a_round']}",
+                    ", ".join(f"{c} {d['made']}/{d['bids']}" for c, d in g["before"].items()) or "no bids",
+                    ", ".join(f"{c} (+{x:g} trick{'s' if x != 1 else ''})" for c, x in g["asks_more"].items()) or "-"]
+                   for v, g in learnt.items()])
     dd = [(v, nm, d["double_dummy"]) for v, kinds in a["players"].items() for nm, d in kinds.items()
           if "double_dummy" in d]
     if dd:
@@ -129,14 +132,28 @@ def differences(doc: Doc, a: dict) -> None:
     unpaired = [f"{v}: {what} — {why}" for v, d in a["paired"].items() for what, why in d["unpaired"].items()]
     if unpaired:
         doc.p("Not paired: " + "; ".join(unpaired) + ".")
-    doc.p("Deals dealt alike that went differently: " + "; ".join(
-        f"{v}: play differs in {d['deals_differing']['play']:,}, the result in {d['deals_differing']['result']:,} "
-        f"of {d['deals_differing']['pairs']:,}" for v, d in a["paired"].items()) + ".")
+    alike = [(v, d["deals_differing"]) for v, d in a["paired"].items()
+             if d["same_deals"]["alike"] == d["same_deals"]["checked"]]
+    if alike:
+        doc.p("Deals dealt alike that went differently: " + "; ".join(
+            f"{v}: play differs in {dd['play']:,}, the result in {dd['result']:,} of {dd['pairs']:,}"
+            for v, dd in alike) + ".")
+
+
+def _nothing(t: dict) -> bool:
+    """Whether no pair of deals differs: a difference of exactly 0, which tests nothing."""
+    return t["ci"] == [0.0, 0.0] and t.get("mean", t.get("value")) == 0
+
+
+def _marks(t: dict) -> list[str]:
+    """The p-value, Holm's, and the mark of a test (or that no pair differs)."""
+    if _nothing(t):
+        return ["-", "-", "no pair differs"]
+    return [_p(t["p"]), _p(t["p_holm"]), "*" if t["significant"] else ""]
 
 
 def _row(label: str, v: str, t: dict, scale: float) -> list[str]:
-    return [label, v, _diff(t, scale), _p(t["p"]), _p(t["p_holm"]), "*" if t["significant"] else "",
-            f"{t.get('pairs', 0):,}" if "pairs" in t else ""]
+    return [label, v, _diff(t, scale), *_marks(t), f"{t['pairs']:,}" if "pairs" in t else ""]
 
 
 def _name(c: str | None) -> str:
@@ -153,8 +170,7 @@ def contracts(doc: Doc, a: dict) -> None:
     rows = []
     for v, d in a["paired"].items():
         for c, t in d["contract_shares"].items():
-            rows.append([_name(c), v, pct(t["base"]), pct(t["other"]), _diff(t, 100), _p(t["p_holm"]),
-                         "*" if t["significant"] else ""])
+            rows.append([_name(c), v, pct(t["base"]), pct(t["other"]), _diff(t, 100), *_marks(t)[1:]])
     doc.table(["contract", "variant", f"share in {base}", "share in the variant", "difference [95%]", "p (Holm)",
                "significant"], rows)
     for v, d in a["paired"].items():
