@@ -127,11 +127,12 @@ def test_a_sweep_compares_each_value_against_the_first(tmp_path, capsys):
 def test_a_duplicate_match_rotates_the_seats_over_the_same_deals():
     assert lineups("A", "B", 2) == [("all B", ["B", "B"]), ("all A", ["A", "A"]), ("A at 0", ["A", "B"]),
                                     ("B at 0", ["B", "A"]), ("A at 1", ["B", "A"]), ("B at 1", ["A", "B"])]
-    got = match("ombre-a-dos", "greedy", "random", 3, 12)
+    got = match("ombre-a-dos", {}, "greedy", "random", 12, 3)
     lines = {nm: list(run("ombre-a-dos", {}, names, 3, 12)) for nm, names in lineups("greedy", "random", 2)}
     gain = [sum(lines[f"greedy at {s}"][i]["payments"][s] - lines["all random"][i]["payments"][s]
                 for s in range(2)) / 2 for i in range(12)]
     assert got["gain"]["greedy"]["mean"] == pytest.approx(sum(gain) / 12) and got["gain"]["greedy"]["pairs"] == 12
+    assert got["gain"]["greedy"]["better"] == sum(g > 0 for g in gain)
     assert (got["deals"], got["seats"], got["interrupted"]) == (12, 2, False)
 
 

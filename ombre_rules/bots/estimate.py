@@ -11,6 +11,7 @@ from collections.abc import Hashable
 from itertools import pairwise
 from math import ceil, log
 
+from ..cards import Suit
 from ..cards import mask as mask_of_ids
 from ..engine.view import rank_context
 from ..solve.aim import contract_aim
@@ -200,13 +201,14 @@ def junk(t: Tables, hand: int, unseen: int) -> list[int]:
     return sorted([c for c in t.bits(hand & ~t.tm) if unseen & beats[c]], key=t.place.__getitem__)
 
 
-def best_trump(rules, contract, hand: int, unseen: int, suits) -> tuple[float, object]:
-    """The trump (of `suits`) that makes the hand strongest, with its estimate."""
+def best_trump(rules, contract, hand: int, unseen: int, suits) -> tuple[float, Suit]:
+    """The trump (of `suits`, not empty) that makes the hand strongest, with its estimate."""
     best = None
     for s in suits:
         e = estimate(tables(rules.context(contract.ranking, s)), hand, unseen)
         if best is None or e > best[0]:
             best = (e, s)
+    assert best is not None  # suits is not empty
     return best
 
 

@@ -136,8 +136,9 @@ class GreedyPolicy:
         if r.A_TRUMP <= a0 < r.A_PASS:
             suits = [r.deck.suits[a - r.A_TRUMP] for a in legal]
             unseen = r.deck.full_mask & ~s.seen
-            if s.contract is not None and tricks_allowed(r, s.contract) is not None:
-                return r.A_TRUMP + min(suits, key=lambda t: estimate(tables(r.context(s.contract.ranking, t)),
+            c = s.contract
+            if c is not None and tricks_allowed(r, c) is not None:
+                return r.A_TRUMP + min(suits, key=lambda t: estimate(tables(r.context(c.ranking, t)),
                                                                      s.hand, unseen)).index
             return r.A_TRUMP + best_trump(r, s.contract, s.hand, unseen, suits)[1].index
         if r.A_FOLLOW in legal:
@@ -383,18 +384,21 @@ def learn(rules, into: Learnt) -> None:
     less than MIN_SUCCESS of the times, or just changed): rounds go on while there are any, for LEARN_ROUNDS
     rounds at most."""
     names = {c.index: c.name for c in rules.contracts}
-    bids, made = Counter(), Counter()  # since each contract last changed
+    bids: Counter[int] = Counter()  # since each contract last changed
+    made: Counter[int] = Counter()
     p = MIN_SUCCESS
     asked: set[int] | None = None  # the contracts in question (None: all, in the first round)
     for rnd in range(LEARN_ROUNDS):
         _PLANS.clear()  # the plans hold the needs of the round before
-        now_bids, now_made = Counter(), Counter()
+        now_bids: Counter[int] = Counter()
+        now_made: Counter[int] = Counter()
         for i in range(LEARN_DEALS):
             s, chose = _self_play(rules, rnd * LEARN_DEALS + i, i % rules.players, asked)
             c = s.contract
-            if s.phase == DONE and c is not None and s.declarer in chose:
+            res = s.result
+            if res is not None and c is not None and s.declarer in chose:
                 now_bids[c.index] += 1
-                now_made[c.index] += s.result.payments[s.declarer] > 0
+                now_made[c.index] += res.payments[s.declarer] > 0
         if not rnd:
             into.before = (Counter({names[k]: v for k, v in now_bids.items()}),
                            Counter({names[k]: v for k, v in now_made.items()}))
@@ -422,6 +426,7 @@ def _self_play(rules, seed: int, dealer: int, asked: set[int] | None = None) -> 
     r = rules
     while s.phase != DONE:
         if s.phase == PLAY:
+            assert s.contract is not None  # cards are played under a contract
             if asked is not None and s.contract.index not in asked:
                 break
             s.play_tricks(trick_picker(s))
@@ -468,4 +473,4 @@ class GreedyPlayer:
         """The greedy choice from the seat's view (a dict) or from its facts (`Seat`)."""
         if len(legal) == 1:
             return legal[0]
-        return self.policy.choose(view if type(view) is Seat else from_view(self.rules, view), legal)
+        return self.policy.choose(view if isinstance(view, Seat) else from_view(self.rules, view), legal)

@@ -240,6 +240,7 @@ class Compiler:
     def _syntax_error(self, e: UnexpectedInput, text: str, source: Source | None) -> ExprError:
         line, col = getattr(e, "line", 1) or 1, getattr(e, "column", 1) or 1
         if isinstance(e, UnexpectedCharacters):
+            assert e.pos_in_stream is not None  # Lark's lexer gives where it stopped
             msg = f"unexpected character '{text[e.pos_in_stream]}' in expression"
         elif isinstance(e, UnexpectedEOF):
             msg = "expression ends too early"
@@ -316,7 +317,8 @@ class _Job:
     def emit(self, t: Any) -> tuple[ast.expr, str]:
         if isinstance(t, Token):
             raise self.error(f"unexpected '{t}'", t)
-        return getattr(self, "_" + t.data)(t)
+        out: tuple[ast.expr, str] = getattr(self, "_" + t.data)(t)  # the method of the node's rule
+        return out
 
     def _local(self, name: str) -> str | None:
         for n, t in reversed(self.locals):

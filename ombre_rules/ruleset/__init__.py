@@ -7,18 +7,17 @@ settlement.py), and `load`."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from ..cards import Deck
 from ..errors import SpecError, SpecErrors
-from ..lang import Expr
 from ..spec.resolve import ResolvedSpec, resolve
 from .actions import SPECIAL_VERBS, ActionPart
 from .announce import build_announce
-from .auction import AuctionPart, AuctionRules
+from .auction import AuctionPart
 from .base import BASE_ATTRS, RulesetBase
 from .bid_rank import rank_bids
 from .carry import build_carry
+from .compiled import AuctionRules
 from .context import Context, RankTables
 from .contract_rules import ContractPart
 from .contracts import CallRules, Contract, ExchangeRules, Limits, PlayRules
@@ -47,10 +46,11 @@ class Ruleset(ActionPart, PlayPart, ContractPart, AuctionPart, RankTables, DealP
 
     @classmethod
     def from_spec(cls, spec: ResolvedSpec) -> Ruleset:
+        """Compile a resolved variant (`spec.resolve`); SpecErrors lists every problem, each at its place."""
         data = spec.data
         rs = cls(spec, Deck.build(data["deck"]), int(data["players"]))
-        rs._errors: list[SpecError] = []
-        rs._memo: dict[tuple, Expr] = {}
+        rs._errors = []
+        rs._memo = {}
         rs._build()
         if rs._errors:
             raise SpecErrors(rs._errors)
@@ -78,7 +78,7 @@ class Ruleset(ActionPart, PlayPart, ContractPart, AuctionPart, RankTables, DealP
         self._sit_out()
         self.rankings = {"": data["ranking"], **(data.get("rankings") or {})}
         self._compile_auction()
-        self.follow_lists: list[tuple] = []
+        self.follow_lists = []
         for c in self.contracts:
             self._compile_contract(c)
         build_mechanics(self)
@@ -89,11 +89,11 @@ class Ruleset(ActionPart, PlayPart, ContractPart, AuctionPart, RankTables, DealP
         self.compulsory = tuple(c for c in self.contracts if c.compulsory is not None)
         build_settlement(self)
         build_session_end(self)
-        self._contexts: dict[tuple[str, int], Context] = {}
+        self._contexts = {}
         if self.names_broken:
             return
-        self._bid_lists: dict = {}
-        self.seat_cache: dict[tuple, Any] = {}
+        self._bid_lists = {}
+        self.seat_cache = {}
         for c in self.contracts:
             # trumps fixed by the first lead: until then the cards are ranked without trumps
             for trump in self.trump_choices(c) + ([None] if c.trump_mode == "first_lead" else []):

@@ -58,7 +58,9 @@ class ContractPart(RulesetBase):
             out = []
             for key, dflt in (("min", lo), ("max", hi)):
                 p = self._pick(cp + ("exchange", who, key), ("exchange", who, key))
-                out.append(self._expr(p, site) if p else self.compiler.compile(dflt, None, site))
+                e = self._expr(p, site) if p else self.compiler.compile(dflt, None, site)
+                assert e is not None  # a path _pick gives holds a value
+                out.append(e)
             return Limits(*out)
 
         big = self.deck.size
@@ -80,7 +82,9 @@ class ContractPart(RulesetBase):
         if c.play.follow not in self.follow_lists:
             self.follow_lists.append(c.play.follow)
         c.follow_id = self.follow_lists.index(c.play.follow)
-        c.outcomes_path = self._pick(cp + ("outcomes",), ("outcomes",))
+        outcomes = self._pick(cp + ("outcomes",), ("outcomes",))
+        assert outcomes is not None  # the schema requires a list of outcomes
+        c.outcomes_path = outcomes
 
 
 def _take_count(value: Any, big: int) -> int:

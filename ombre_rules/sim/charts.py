@@ -194,9 +194,9 @@ def _rows(plt, ax, rows: list[tuple[str, list[tuple[str, dict | None]]]], vcol: 
 def differences(plt, results: dict, paired: dict, vcol: dict, folder: str, keys: list[str], scale: float, unit: str,
                 name: str, question: str) -> str | None:
     """Paired differences from the first variant of the measures `keys`, one row each (x `scale`, in `unit`)."""
-    rows = []
+    rows: list[tuple[str, list[tuple[str, dict | None]]]] = []
     for k in keys:
-        pts = []
+        pts: list[tuple[str, dict | None]] = []
         for v, d in paired.items():
             t = d["measures"].get(k) or (d.get(k) if k in ("declarer_success", "Balance") else None)
             if t is not None and t.get("pairs", 1):

@@ -80,12 +80,23 @@ def _play(runs: list[Run], seed: int, deals: int, jobs: int, dask: str | None, q
           double_dummy: bool) -> bool:
     for i, r in enumerate(runs):
         if len(runs) > 1:
-            r.paired = Deals(r.metrics.scores) if i == 0 else Differences(runs[0].paired, r.metrics.scores)
+            first = runs[0].paired
+            r.paired = Deals(r.metrics.scores) if i == 0 else Differences(_deals(first), r.metrics.scores)
         lines = run(r.variant, r.options, r.players, seed, deals, jobs, dask, double_dummy)
         _done, stopped = collect(lines, deals, f"{r.name} ({i + 1}/{len(runs)})", r.add, quiet=quiet)
         if stopped:
             return True
     return False
+
+
+def _deals(paired: Deals | Differences | None) -> Deals:
+    assert isinstance(paired, Deals)  # the first run's
+    return paired
+
+
+def _differences(paired: Deals | Differences | None) -> dict:
+    assert isinstance(paired, Differences)  # a later run's, from the first
+    return paired.result()
 
 
 def swept(runs: list[Run], text: str, seat_players) -> tuple[list[Run], Sweep]:
@@ -134,11 +145,10 @@ def analyse(runs: list[Run], seed: int, least: int = MIN_REACHED) -> dict:
     tests Holm-corrected as one family (`p_holm`, `significant` at 5%), but for those no pair of deals differs
     in, which test nothing."""
     done = [r for r in runs if r.deals]
-    paired = {r.name: r.paired.result() for r in done[1:]}
-    base = done[0] if done else None
+    paired = {r.name: _differences(r.paired) for r in done[1:]}
     for r in done[1:]:
-        paired[r.name]["same_deals"] = {"alike": same_deals(base.rules, r.rules, seed),
-                                                 "checked": SAME_DEALS_CHECKED}
+        paired[r.name]["same_deals"] = {"alike": same_deals(done[0].rules, r.rules, seed),
+                                        "checked": SAME_DEALS_CHECKED}
     tests, nothing = _family(paired)
     for t, p in zip(tests, holm([t["p"] for t in tests]), strict=True):
         t["p_holm"], t["significant"] = p, p < 0.05

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from array import array
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from .inference import Z95, bca, normal_p
 from .stats import Moments, Scores, balance_of, per_deal, position_names, rates_of
@@ -58,7 +58,8 @@ class Codes:
         self.contract = array("H")
         self.success = array("B")
 
-    def add(self, x: dict) -> None:
+    def code(self, x: dict) -> None:
+        """Add the codes of a deal's result line."""
         c = x["contract"]
         i = self._index.get(c)
         if i is None:
@@ -85,12 +86,12 @@ class Deals(Codes):
 
     def add(self, x: dict, d: dict) -> None:
         """Add deal number len(self) (`d`: its `per_deal` values)."""
-        super().add(x)
+        self.code(x)
         for k, a in self.values.items():
             v = d[k]
             a.append(math.nan if v is None else v)
-        for k, a in enumerate(self.pos):
-            a.append(d[f"payment_position_{k}"])
+        for j, col in enumerate(self.pos):
+            col.append(d[f"payment_position_{j}"])
         p, r = _fingerprints(x)
         self.play.append(p)
         self.result.append(r)
@@ -114,7 +115,7 @@ class Differences(Codes):
         i = x["deal"]
         if i >= len(self.base):
             return
-        super().add(x)
+        self.code(x)
         self.pairs += 1
         base = self.base
         for k, m in self.moments.items():
@@ -188,7 +189,7 @@ def _rate(won: int, played: int) -> float:
     return won / played if played else 0.0
 
 
-def success_difference(c: dict) -> float:
+def success_difference(c: Mapping) -> float:
     """The declarer's success rate (share of played contracts he gains) of the second variant less the
     first's, from the deals counted by joint success code."""
     pa = wa = pb = wb = 0
@@ -200,7 +201,7 @@ def success_difference(c: dict) -> float:
     return _rate(wb, pb) - _rate(wa, pa)
 
 
-def balance_difference(c: dict, size: int, players: int) -> float:
+def balance_difference(c: Mapping, size: int, players: int) -> float:
     """Balance of the second variant less the first's, from the deals counted by joint win-score code."""
     a: Counter = Counter()
     b: Counter = Counter()

@@ -40,13 +40,15 @@ def row(variant: str, x: dict, players: int, d: dict | None = None) -> dict[str,
         d = per_deal(x, players)
     code = success_code(x)
     decl = x["declarer"]
+    pay = d["declarer_payment"]
+    assert pay is not None  # 0 when nobody declares
     out: dict[str, Any] = {
         "variant": variant, "deal": x["deal"], "seed": x["seed"], "dealer": x["dealer"], "players": players,
         "contract": x["contract"], "trump": x["trump"], "declarer": decl,
         "declarer_position": (decl - x["dealer"] - 1) % players if decl is not None else None,
         "outcome": x["outcome"], "passed_out": int(code == PASSED),
         "declarer_success": None if code == PASSED else int(code == WON),
-        "declarer_payment": int(d["declarer_payment"]), "pool_net": x["pool_after"] - x["pool_before"]}
+        "declarer_payment": int(pay), "pool_net": x["pool_after"] - x["pool_before"]}
     for k in METRICS:
         out[k] = d[k]
     out["Duration"] = x["actions"]
@@ -56,8 +58,8 @@ def row(variant: str, x: dict, players: int, d: dict | None = None) -> dict[str,
     out.update({f"pay_pos_{k}": d[f"payment_position_{k}"] for k in seats})
     dd = x.get("double_dummy")
     if dd is not None:
-        for k, v in enumerate(dd["lost"]):
-            out[f"dd_lost_{k}"] = v
+        for seat, v in enumerate(dd["lost"]):
+            out[f"dd_lost_{seat}"] = v
     return out
 
 

@@ -30,7 +30,7 @@ def balance(b: dict) -> str:
 
 def _diff(d: dict, scale: float) -> str:
     unit = " pp" if scale != 1 else ""
-    m = d.get("mean", d.get("value"))
+    m = d["mean"] if "mean" in d else d["value"]
     return f"{scale * m:+.2f}{unit} [{scale * d['ci'][0]:+.2f}, {scale * d['ci'][1]:+.2f}]"
 
 

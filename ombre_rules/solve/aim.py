@@ -122,6 +122,7 @@ def play_out(start: State, rng: random.Random, lean: float) -> State:
     s = start.clone()
     r = s.rules
     side = side_of(s)
+    assert s.ctx is not None  # the contract's trumps are fixed: its first card is due
     key, eff = s.ctx.key, s.ctx.eff
     on = (r.A_STOP, r.A_CONTINUE, r.A_REFUSE)
 
@@ -180,7 +181,9 @@ def _learn(rules, contract, measure: str) -> Aim:
         for lean in LEANS:
             end = play_out(start, rng, lean)
             got = measured(end, side, measure)
-            pay = sum(end.result.payments[p] for p in side)
+            res = end.result
+            assert res is not None  # played to its end
+            pay = sum(res.payments[p] for p in side)
             ends.append((lean > 0, got, pay))
             if pay > 0:
                 most_paid = got if most_paid is None else max(most_paid, got)

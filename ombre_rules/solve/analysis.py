@@ -12,11 +12,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
 from ..engine import State
 from ..engine.phases import DONE, PLAY, XPLAY
 from ..errors import OmbreError
 from .aim import contract_aim, side_of
+from .fast import keeping, solver
 from .search import SearchLimit, Solver
 
 INF = 1 << 30
@@ -70,7 +72,7 @@ def card_values(solver: Solver) -> dict[int, int]:
     out: dict[int, int] = {}
     guess = 0
     for c in solver.root_cards():
-        out[c] = guess = exact(lambda a, b, c=c: solver.after(c, a, b), guess)
+        out[c] = guess = exact(partial(solver.after, c), guess)
     return out
 
 
@@ -113,12 +115,8 @@ class Analyst:
         entries hold)."""
         lim = self.limits
         left = None if lim.max_nodes is None else max(0, lim.max_nodes - self.nodes)
-        s = Solver(state, self.measure, self.aim, left, lim.left())
         side = side_of(state)
-        prev = self._last.get(side)
-        if prev is not None:
-            s.tt, s.lead_hint, s.compat, s.mcache = prev.tt, prev.lead_hint, prev.compat, prev.mcache
-        self._last[side] = s
+        s = self._last[side] = solver(state, self.measure, self.aim, left, lim.left(), self._last.get(side))
         return s
 
     def _count(self, s: Solver) -> None:
@@ -132,6 +130,7 @@ class Analyst:
         try:
             return base + self.aim * exact(s.value)
         except SearchLimit as e:
+            assert e.bounds is not None  # set by exact
             lo, hi = e.bounds  # of the rest, aim applied; None: not known
             if s.measure == "tricks":  # the rest is worth no more than the tricks left
                 left = max(h.bit_count() for h in state.hands)
@@ -159,13 +158,10 @@ class Analyst:
         s = self.solver(state)
         try:
             rest = exact(s.value)
-            mine = s.side[state.to_move]
-            for c in state.legal_actions():
-                if c >= state.nc:
-                    continue
-                if mine and s.after(c, rest - 1, rest) >= rest or not mine and s.after(c, rest, rest + 1) <= rest:
-                    return c
-            raise AssertionError("no card keeps the value")  # the value is the best card's
+            c = keeping(s, rest, s.side[state.to_move], [c for c in state.legal_actions() if c < state.nc])
+            if c is None:
+                raise AssertionError("no card keeps the value")  # the value is the best card's
+            return c
         finally:
             self._count(s)
 

@@ -4,14 +4,16 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import os
 import re
 import sys
 import time
+from collections.abc import Callable
+from functools import partial
 
 from ..engine import State
 from ..engine.phases import DONE, PLAY, XPLAY
 from ..errors import OmbreError
+from ..infile import open_binary
 from ..players import make_player
 from ..ruleset import load
 from .analysis import AimUnknown, Analyst, CardVerdict, Limits, explain
@@ -102,7 +104,7 @@ def _from_record(path: str, k: int) -> tuple[State, list[int], str]:
         raise OmbreError(f"--deal {k}: {path} holds {len(recs)} record{'s' if len(recs) != 1 else ''}")
     rec = dict(recs[k - 1])
     actions = rec.pop("actions")
-    rec["actions"], rec["result"] = [], None
+    rec["actions"], rec["result"], rec["account"] = [], None, []
     try:
         replay(rec)  # the variant, its hash and the deal
         rules = load(rec["variant"])
@@ -146,13 +148,9 @@ MAX_LINE = 1 << 22  # bytes of one result line
 
 def _read_line(path: str, k: int) -> bytes:
     """The K-th line of a file of result lines ('-': standard input), at most MAX_LINE bytes long."""
-    import stat
-
     where = "standard input" if path == "-" else f"'{path}'"
     try:
-        if path != "-" and not stat.S_ISREG(os.stat(path).st_mode):
-            raise OmbreError(f"cannot read {where}: not a regular file")
-        with (contextlib.nullcontext(sys.stdin.buffer) if path == "-" else open(path, "rb")) as f:
+        with contextlib.nullcontext(sys.stdin.buffer) if path == "-" else open_binary(path) as f:
             for i in range(1, k + 1):
                 text = f.readline(MAX_LINE + 1)
                 if not text:
@@ -228,16 +226,16 @@ def cmd_solve(args) -> int:
         if args.seed is not None or args.seeds or args.line or args.dealer:
             raise OmbreError("--seed, --seeds, --dealer and --line are for a VARIANT, not a record or a scenario")
         read = _from_record if src.endswith(".json") else _from_scenario
-        jobs = [lambda: read(src, args.deal)]
+        jobs: list[Callable[[], tuple[State, list[int], str]]] = [lambda: read(src, args.deal)]
     elif args.line is not None:
         if args.seed is not None or args.seeds or args.dealer:
             raise OmbreError("--line gives the deal's seed and dealer: no --seed, --seeds or --dealer with it")
-        jobs = [lambda: _from_line(args)]
+        jobs = [partial(_from_line, args)]
     else:
         n = args.load(src, args.option).players
         if not 0 <= args.dealer < n:
             raise OmbreError(f"--dealer must be a seat from 0 to {n - 1}")
-        jobs = [lambda s=s: _from_seed(args, s) for s in _seeds(args)]
+        jobs = [partial(_from_seed, args, s) for s in _seeds(args)]
     measure = None if args.measure == "auto" else args.measure
     aim = {"auto": None, "more": 1, "fewer": -1}[args.aim]
     total = value_total = value_cpu = 0.0
@@ -326,6 +324,7 @@ def _verdict(v: CardVerdict, r) -> dict:
 
 def _head(state: State, an: Analyst, label: str) -> dict:
     r = state.rules
+    assert state.contract is not None  # cards are being played
     return {"deal": label, "variant": r.variant, "contract": state.contract.name, "declarer": state.declarer,
             "trump": state.trump.name if state.trump is not None else None, "side": list(an.side),
             "measure": an.measure, "aim": "more" if an.aim > 0 else "fewer", "aim_basis": an.basis,
