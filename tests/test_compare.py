@@ -14,6 +14,7 @@ from ombre_rules.sim.charts import PASSED_OUT_COLOUR, contract_colours, palette,
 from ombre_rules.sim.coverage import coverage, differing
 from ombre_rules.sim.inference import holm
 from ombre_rules.sim.paired import differences
+from ombre_rules.sim.players_info import budget, players_info
 from ombre_rules.sim.runner import Progress, play_chunk
 from ombre_rules.sim.stats import drama, lead_change, metrics, position_names
 
@@ -203,6 +204,26 @@ def test_report_files_html_tables_version_and_digests(tmp_path, capsys):
     assert data["tests"] == len(tested) and all(t["p_holm"] >= t["p"] for t in tested)
     assert [t["p_holm"] for t in tested] == pytest.approx(holm([t["p"] for t in tested]))
     assert all(t["significant"] == (t["p_holm"] < 0.05) for t in _tests(p))
+
+
+def test_each_bot_is_described_with_its_budget_and_where_its_strength_is_measured():
+    assert [budget(nm) for nm in ("random", "greedy", "pimc", "pimc:40", "pimc:2s", "pimcdd", "pimcdd:8",
+                                  "pimcdd:3s")] == [
+        "uniform over the legal actions (no budget)",
+        "greedy: hand evaluation and cheap tricks, no search (no budget)",
+        "Monte-Carlo over greedy play-outs, 200 play-outs a decision",
+        "Monte-Carlo over greedy play-outs, 40 play-outs a decision",
+        "Monte-Carlo over greedy play-outs, 2 seconds a decision",
+        "Monte-Carlo over double-dummy solves, 20 worlds a card (40 double-dummy play-outs for another choice)",
+        "Monte-Carlo over double-dummy solves, 8 worlds a card (16 double-dummy play-outs for another choice)",
+        "Monte-Carlo over double-dummy solves, 3 seconds a decision"]
+    rules = load("ombre-a-dos")
+    info = players_info([compare.Run("ombre-a-dos", {}, rules, ["pimcdd:8", "pimcdd:8"])])
+    assert info["players"] == {"pimcdd:8": {"budget": budget("pimcdd:8"), "seats": {"ombre-a-dos": [0, 1]}}}
+    assert list(info["greedy_learnt"]) == ["ombre-a-dos"]  # pimcdd bids and plays out as greedy does
+    assert info["strength"].startswith("measured on the same deals with the seats rotated, so that the cards' "
+                                       "luck cancels: ombre match \"ombre-a-dos\" pimcdd:8 pimc --deals 2000 "
+                                       "--double-dummy (")
 
 
 def _tests(p: dict) -> list[dict]:

@@ -7,8 +7,10 @@ from typing import Any
 
 from ..bots.greedy import LEARN_DEALS, MIN_SUCCESS, learnt
 from ..bots.pimc import DEFAULT_ROLLOUTS
+from ..bots.pimcdd import DEFAULT_WORLDS, PLAYOUTS_PER_WORLD
 
-_OPPONENT = {"pimc": "greedy", "greedy": "random"}  # whom a bot of one kind is measured against
+_OPPONENT = {"pimcdd": "pimc", "pimc": "greedy", "greedy": "random"}  # whom a bot of one kind is measured against
+_GREEDY_BASED = ("greedy", "pimc", "pimcdd")  # bots that bid as greedy does or play greedy's play-outs
 
 
 def budget(name: str) -> str:
@@ -18,6 +20,12 @@ def budget(name: str) -> str:
         return "uniform over the legal actions (no budget)"
     if base == "greedy":
         return "greedy: hand evaluation and cheap tricks, no search (no budget)"
+    if base == "pimcdd":
+        if arg.endswith("s"):
+            return f"Monte-Carlo over double-dummy solves, {arg[:-1]} seconds a decision"
+        n = int(arg) if arg else DEFAULT_WORLDS
+        return (f"Monte-Carlo over double-dummy solves, {n} worlds a card ({PLAYOUTS_PER_WORLD * n} double-dummy "
+                "play-outs for another choice)")
     if arg.endswith("s"):
         return f"Monte-Carlo over greedy play-outs, {arg[:-1]} seconds a decision"
     return f"Monte-Carlo over greedy play-outs, {int(arg) if arg else DEFAULT_ROLLOUTS} play-outs a decision"
@@ -35,13 +43,13 @@ def _learnt(rules) -> dict:
 
 def players_info(runs: list[Any]) -> dict:
     """Per player name of the runs: its budget and the seats and variants it played; per variant with greedy
-    (or pimc, whose play-outs are greedy's), what greedy learnt; and how to measure the bots' strength."""
+    (or pimc and pimcdd, whose play-outs are greedy's), what greedy learnt; and how to measure the bots' strength."""
     names = list(dict.fromkeys(nm for r in runs for nm in r.players))
     out: dict = {"players": {nm: {"budget": budget(nm),
                                   "seats": {r.name: [k for k, x in enumerate(r.players) if x == nm]
                                             for r in runs if nm in r.players}} for nm in names},
                  "greedy_learnt": {r.name: _learnt(r.rules) for r in runs
-                                   if any(nm.partition(":")[0] in ("greedy", "pimc") for nm in r.players)}}
+                                   if any(nm.partition(":")[0] in _GREEDY_BASED for nm in r.players)}}
     v = runs[0].rules.variant if runs else "VARIANT"
     pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]] if len(names) > 1 else \
         [(nm, _OPPONENT.get(nm.partition(":")[0], "greedy")) for nm in names]
