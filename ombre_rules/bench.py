@@ -44,6 +44,7 @@ def run(rules: Ruleset, deals: int, seed: int, warmup: int = 200, loop: str = "p
             s.random_playout(rand)
         actions += len(s.history)
         res = s.res  # the result as _finish kept it (State.result adds the account, not needed here)
+        assert res is not None  # played to its end
         c = res.contract or PASSED_OUT
         contracts[c] = contracts.get(c, 0) + 1
         outcomes[res.outcome] = outcomes.get(res.outcome, 0) + 1

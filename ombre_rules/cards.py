@@ -63,8 +63,8 @@ class Deck:
     by_name: dict[str, int] = field(repr=False)
     suit_by_name: dict[str, Suit] = field(repr=False)
     suit_masks: tuple[int, ...] = field(repr=False)
-    bits: Callable[[int], list[int]] = field(repr=False, default=None)
-    cards_in: Callable[[int], list[Card]] = field(repr=False, default=None)
+    bits: Callable[[int], list[int]] = field(repr=False)  # the ids of a mask, rising
+    cards_in: Callable[[int], list[Card]] = field(repr=False)  # the cards of a mask, by id
 
     @classmethod
     def build(cls, spec: dict) -> Deck:

@@ -2,6 +2,9 @@
 choice of each option, within a budget of work (`CHECK_COMPILED`, `CHECK_TABLE_WORK`)."""
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from .errors import OmbreError, SpecError, SpecErrors
 from .lang.compiler import MAX_COMPILED
 from .ruleset import MAX_TABLE_WORK, Ruleset
@@ -12,9 +15,10 @@ CHECK_COMPILED = 4 * MAX_COMPILED
 CHECK_TABLE_WORK = 2 * MAX_TABLE_WORK
 
 
-def check_variant(path: str) -> list[OmbreError]:
+def check_variant(path: str, before: Callable[[dict[str, Any]], None] | None = None) -> list[OmbreError]:
     """Every problem of a variant file: with its default options and with each other choice of each option.
-    Keys the schema does not know are reported and left out, so that the rest of the file is checked too."""
+    Keys the schema does not know are reported and left out, so that the rest of the file is checked too.
+    `before(options)` is called before each choice is compiled (the web's upload check times each)."""
     problems: list[OmbreError] = []
     try:
         spec = resolve(path, unknown=problems)
@@ -22,9 +26,11 @@ def check_variant(path: str) -> list[OmbreError]:
         return list(e.errors)
     except OmbreError as e:
         return problems + [e]
-    runs = [{}] + [{k: c} for k, cs in spec.choices.items() for c in cs if c != spec.defaults[k]]
+    runs: list[dict[str, Any]] = [{}] + [{k: c} for k, cs in spec.choices.items() for c in cs if c != spec.defaults[k]]
     compiled = tables = 0
     for sel in runs:
+        if before is not None:
+            before(sel)
         try:
             rules = Ruleset.from_spec(resolve(path, sel, unknown=problems))
             compiled += rules.compiler.compiled

@@ -13,14 +13,20 @@ def action_id(a: Any) -> int:
         return a
     if isinstance(a, bool) or not hasattr(type(a), "__index__"):
         raise InvalidActionError(f"an action is an id (a whole number), not {_shown(a)}")
-    return operator.index(a)
+    try:
+        return operator.index(a)
+    except TypeError:  # an array of more than one number
+        raise InvalidActionError(f"an action is an id (a whole number), not {_shown(a)}") from None
 
 
 def seat_id(seat: Any, n: int) -> int:
     """A seat number from 0 to n - 1."""
     if isinstance(seat, bool) or not hasattr(type(seat), "__index__"):
         raise ArgumentError(f"a seat is a whole number, not {_shown(seat)}")
-    seat = operator.index(seat)
+    try:
+        seat = operator.index(seat)
+    except TypeError:  # an array of more than one number
+        raise ArgumentError(f"a seat is a whole number, not {_shown(seat)}") from None
     if not 0 <= seat < n:
         raise ArgumentError(f"no seat {seat} (seats are 0 to {n - 1})")
     return seat

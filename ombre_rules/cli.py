@@ -7,6 +7,7 @@ import json
 import os
 import sys
 import time
+from typing import NoReturn
 
 from . import __version__, book_cli, outfile
 from . import bench as bench_mod
@@ -38,12 +39,12 @@ EPILOG = """examples:
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # exit 2 with a one-line reason, as argparse does, plus a hint
+    def error(self, message: str) -> NoReturn:  # exit 2 with a one-line reason, as argparse does, plus a hint
         self.print_usage(sys.stderr)
         self.exit(2, f"{self.prog}: error: {message}\n(see '{self.prog} --help')\n")
 
 
-def _options(pairs: list[str]) -> dict[str, str]:
+def _options(pairs: list[str] | None) -> dict[str, str]:
     out = {}
     for p in pairs or []:
         if "=" not in p:
@@ -53,7 +54,7 @@ def _options(pairs: list[str]) -> dict[str, str]:
     return out
 
 
-def _load(variant: str, pairs: list[str]) -> Ruleset:
+def _load(variant: str, pairs: list[str] | None) -> Ruleset:
     return load(variant, _options(pairs))
 
 
@@ -131,7 +132,7 @@ def cmd_play(args) -> int:
 
 
 def cmd_replay(args) -> int:
-    from .records import ReplayError, read, replay
+    from .records import ReplayError, amount, read, replay
 
     recs = read(args.file)
     for i, rec in enumerate(recs):
@@ -140,8 +141,9 @@ def cmd_replay(args) -> int:
         except ReplayError as e:
             raise ReplayError(f"{args.file}: record {i + 1}: {e.message}") from None
         res = rep.result or {}
+        pays = [amount(p) for p in res["payments"]] if res else None
         print(f"{args.file}: record {i + 1}: {rep.variant}: {rep.actions} actions replayed; "
-              f"outcome {res.get('outcome')}, payments {res.get('payments')}: identical")
+              f"outcome {res.get('outcome')}, payments {pays}: identical")
     return 0
 
 
@@ -267,10 +269,9 @@ def cmd_compare(args) -> int:
         outfile.folder_target(args.out)  # before the run, not after it
     opts = _options(args.option)
     runs = []
-    for v in args.variants:
-        o = opts if len(args.variants) == 1 else {}
-        rules = _rules(v, o)
-        runs.append(compare.Run(v, o, rules, _players(rules, args.players)))
+    for v in args.variants:  # --option applies to every variant, as `play --option` does (and is refused alike)
+        rules = _rules(v, opts)
+        runs.append(compare.Run(v, opts, rules, _players(rules, args.players)))
     stopped = compare.play(runs, args.seed, args.deals, args.jobs, args.dask, args.quiet, args.double_dummy)
     a = compare.analyse(runs, args.min_reached)
     if not a["variants"]:
@@ -309,7 +310,7 @@ def cmd_test(args) -> int:
         raise OmbreError("no scenario files given")
     cache: dict = {}
     passed = failed = 0
-    results = []
+    results: list[tuple[str, list[str], list[tuple[str, Message]]]] = []
     for f in sorted(files):
         try:
             rep = run_file(f, cache)

@@ -3,9 +3,15 @@ deal evaluation (outcomes, scoring, limits)."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .lang.block import USER
 from .lang.types import ANY, BOOL, BOOL_VAL, CARD, CONTRACT, INT, SEAT, SESSION_NUMBER, SUIT, Val, list_of, num, seq
+
+if TYPE_CHECKING:
+    from .cards import Card, Deck, Suit
+    from .ruleset.contracts import Contract
 
 # What each kind of expression may use.
 NAME_VARS = frozenset({"trump"})
@@ -113,7 +119,27 @@ def name_attr(name: str) -> str:
     return USER + name
 
 
-def defenders(st) -> list[int]:
+class Sides(Protocol):
+    """What `defenders` reads of a deal (a State: this module is below the engine)."""
+
+    declarer: int
+    partner: int
+    orders: Sequence[tuple[int, ...]]
+
+
+class RankTables(Protocol):
+    """What an environment reads of a trump context's rank tables (a ruleset Context, which is built on a
+    CardEnv: this module is below it)."""
+
+    trump: Suit | None
+    eff: list[int]
+    key: list[list[int]]
+    trump_mask: int
+    trump_order_cards: list[Card]
+    names: dict[str, Any]
+
+
+def defenders(st: Sides) -> list[int]:
     """Every seat but the declarer and his partner (if a called card made one)."""
     if st.declarer < 0:
         return []
@@ -127,35 +153,39 @@ def defenders(st) -> list[int]:
 class CardEnv:
     """What card-level expressions see in one trump context: the deck, the trump suit, the names."""
 
-    def __init__(self, deck, trump) -> None:
+    def __init__(self, deck: Deck, trump: Suit | None) -> None:
         self._deck = deck
         self.trump = trump
-        self._ctx = None  # the Context, once its ranking exists
-        self.card = None
-        self.led_card = None
-        self.led_suit = None
+        self._ctx: RankTables | None = None  # the Context, once its ranking exists
+        self.card: Card | None = None
+        self.led_card: Card | None = None
+        self.led_suit: Suit | None = None
 
-    def f_card(self, rank, suit):
+    def f_card(self, rank: Any, suit: Suit | None) -> Card | None:
         if suit is None or rank is None:
             return None
         return self._deck.by_rank_suit.get((str(rank), suit.index))
 
     # context functions -------------------------------------------------------------------------
-    def f_suit(self, c):
+    def f_suit(self, c: Card | None) -> Suit | None:
         """The suit a card follows in this context: the trump suit for every trump."""
         if c is None:
             return None
         ctx = self._ctx
+        assert ctx is not None  # card-level expressions run in a context
         return self._deck.suits[ctx.eff[c.id]] if ctx.eff[c.id] >= 0 else self.trump
 
-    def f_is_trump(self, c):
-        return c is not None and bool(self._ctx.trump_mask >> c.id & 1)
+    def f_is_trump(self, c: Card | None) -> bool:
+        ctx = self._ctx
+        assert ctx is not None  # card-level expressions run in a context
+        return c is not None and bool(ctx.trump_mask >> c.id & 1)
 
-    def f_outranks(self, a, b):
+    def f_outranks(self, a: Card | None, b: Card | None) -> bool:
         """Whether card a beats card b when a leads the comparison (trumps beat plain cards)."""
         if a is None or b is None:
             return False
         ctx = self._ctx
+        assert ctx is not None  # card-level expressions run in a context
         row = ctx.key[ctx.eff[a.id]]
         return row[a.id] > row[b.id]
 
@@ -163,15 +193,15 @@ class CardEnv:
 class DealEnv(CardEnv):
     """What deal-level expressions see: the state of one deal, read-only, computed on access."""
 
-    def __init__(self, state, ctx=None) -> None:
+    def __init__(self, state: Any, ctx: RankTables | None = None) -> None:
         self._deck = state.rules.deck
         self._ctx = ctx
-        self._state = state
+        self._state = state  # the State (a Closing for SessionEnv)
         self._cards = self._deck.cards
         self.trump = ctx.trump if ctx is not None else None
-        self.choice = None
+        self.choice: Card | Suit | Contract | None = None  # what a choice's condition is asked about
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> Any:
         ctx = self.__dict__.get("_ctx")
         table = ctx.names if ctx is not None else self.__dict__["_state"].rules.base_names
         try:
@@ -180,49 +210,49 @@ class DealEnv(CardEnv):
             raise AttributeError(name) from None
 
     @property
-    def dealer(self):
+    def dealer(self) -> int:
         return self._state.dealer
 
     @property
-    def forehand(self):
+    def forehand(self) -> int:
         st = self._state
         return st.nxt[st.dealer]
 
     @property
-    def players(self):
+    def players(self) -> list[int]:
         """The seats that take part in the deal, from forehand on."""
         st = self._state
         return list(st.orders[st.nxt[st.dealer]])
 
     @property
-    def sitters(self):
+    def sitters(self) -> list[int]:
         """The seats at the table that sit this deal out."""
         st = self._state
         return list(st.rules.sitters[st.dealer])
 
     @property
-    def bidder(self):
+    def bidder(self) -> int:
         """The seat whose bid (or declaration) is being checked: the seat to move."""
         return self._state.to_move
 
     @property
-    def declarer(self):
+    def declarer(self) -> int | None:
         d = self._state.declarer
         return d if d >= 0 else None
 
     @property
-    def defenders(self):
+    def defenders(self) -> list[int]:
         """Every seat but the declarer and his partner (if a called card made one)."""
         return defenders(self._state)
 
     @property
-    def partner(self):
+    def partner(self) -> int | None:
         """The declarer's partner by a called card (none without one, or when he holds it himself)."""
         p = self._state.partner
         return p if p >= 0 else None
 
     @property
-    def side(self):
+    def side(self) -> list[int]:
         """The declarer and his partner, if any."""
         st = self._state
         if st.declarer < 0:
@@ -230,139 +260,139 @@ class DealEnv(CardEnv):
         return [st.declarer] + ([st.partner] if st.partner >= 0 else [])
 
     @property
-    def called(self):
+    def called(self) -> Card | None:
         c = self._state.called
         return self._cards[c] if c >= 0 else None
 
     @property
-    def defending(self):
+    def defending(self) -> list[int]:
         """The defenders who play: all of them, less those who passed in the defenders' decisions."""
         st = self._state
         return [s for s in defenders(st) if not st.def_out >> s & 1]
 
     @property
-    def inviter(self):
+    def inviter(self) -> int | None:
         """The defender who invited the others to play with him (none without an invitation)."""
         s = self._state.inviter
         return s if s >= 0 else None
 
     @property
-    def invited(self):
+    def invited(self) -> list[int]:
         """The defenders an invitation asked to play (empty without one)."""
         st = self._state
         return [s for s in range(st.n) if st.invited >> s & 1]
 
     @property
-    def doubles(self):
+    def doubles(self) -> int:
         """0, or 1 once doubled, 2 once redoubled."""
         return self._state.doubles
 
     @property
-    def doubler(self):
+    def doubler(self) -> int | None:
         """The seat that doubled (none without a double)."""
         s = self._state.doubler
         return s if s >= 0 else None
 
     @property
-    def multiplier(self):
+    def multiplier(self) -> int:
         """What doubling multiplies payments by: 1, or the factor once doubled or redoubled."""
         st = self._state
         return st.rules.doubling.factors[st.doubles - 1] if st.doubles else 1
 
     @property
-    def pool_before(self):
+    def pool_before(self) -> int:
         """The pool as the deal began, before its ante."""
         return self._state.pool_before
 
     @property
-    def contract(self):
+    def contract(self) -> Contract | None:
         return self._state.contract
 
     @property
-    def high_bid(self):
+    def high_bid(self) -> Contract | None:
         """The highest bid of the auction so far (its winning bid once it is over), or none."""
         return getattr(self._state, "high", None)
 
     @property
-    def taken_from(self):
+    def taken_from(self) -> int | None:
         """The seat that conceded and whose game a defender took over, or none."""
         t = self._state.taken_from
         return t if t >= 0 else None
 
     @property
-    def session(self):
+    def session(self) -> tuple[Any, ...]:
         """The values carried between deals (`session.NAME`), as the deal began."""
         return self._state.carry
 
     @property
-    def committed(self):
+    def committed(self) -> bool:
         return self._state.committed
 
     @property
-    def stopped(self):
+    def stopped(self) -> bool:
         return self._state.stopped
 
     @property
-    def conceded(self):
+    def conceded(self) -> bool:
         return self._state.conceded
 
     @property
-    def pool(self):
+    def pool(self) -> int:
         return self._state.pool
 
     @property
-    def tricks_played(self):
+    def tricks_played(self) -> int:
         return sum(self._state.tricks)
 
     @property
-    def trick_winners(self):
+    def trick_winners(self) -> list[int]:
         """The winner of each trick played so far, in order."""
         return [w for _leader, _cards, w in self._state.trick_log]
 
     @property
-    def table_seats(self):
+    def table_seats(self) -> list[int]:
         """Every seat at the table, in seat order (0, 1, ...)."""
         return list(range(self._state.rules.players))
 
     @property
-    def tricks_left(self):
+    def tricks_left(self) -> int:
         """Tricks still to play: the cards in the hand of the seat to lead or play."""
         st = self._state
         return max(st.hands[s].bit_count() for s in set(st.nxt))
 
     @property
-    def trump_order(self):
+    def trump_order(self) -> list[Card]:
         ctx = self._ctx
         return ctx.trump_order_cards if ctx is not None else []
 
-    def _mask_cards(self, mask: int) -> list:
+    def _mask_cards(self, mask: int) -> list[Card]:
         return self._deck.cards_in(mask)
 
-    def f_tricks(self, seat):
+    def f_tricks(self, seat: int | None) -> int:
         return self._state.tricks[seat] if seat is not None else 0
 
-    def f_early_tricks(self, seat, n):
+    def f_early_tricks(self, seat: int | None, n: int | None) -> int:
         """How many of the first n tricks the seat won (of those played so far)."""
         if seat is None or n is None:
             return 0
         return sum(1 for _l, _c, w in self._state.trick_log[:max(0, n)] if w == seat)
 
-    def f_hand(self, seat):
+    def f_hand(self, seat: int | None) -> list[Card]:
         return self._mask_cards(self._state.hands[seat]) if seat is not None else []
 
-    def f_final_hand(self, seat):
+    def f_final_hand(self, seat: int | None) -> list[Card]:
         """The seat's hand when play began (after every exchange); empty before play (or in a deal not played)."""
         hands = self._state.play_hands
         return self._mask_cards(hands[seat]) if seat is not None and hands else []
 
-    def f_dealt_hand(self, seat):
+    def f_dealt_hand(self, seat: int | None) -> list[Card]:
         """The seat's hand as dealt (before any exchange)."""
         return self._mask_cards(self._state.deal_hands[seat]) if seat is not None else []
 
-    def f_won(self, seat):
+    def f_won(self, seat: int | None) -> list[Card]:
         return self._mask_cards(self._state.won[seat]) if seat is not None else []
 
-    def f_pile(self, seat):
+    def f_pile(self, seat: int | None) -> list[Card]:
         """The cards of the tricks the seat won, after the excuse card went back to its owner."""
         if seat is None:
             return []
@@ -373,17 +403,17 @@ class DealEnv(CardEnv):
             piles = self._piles = make(self._state)
         return self._mask_cards(piles[seat])
 
-    def f_discards(self, seat):
+    def f_discards(self, seat: int | None) -> list[Card]:
         """The cards the seat discarded or laid away."""
         return self._mask_cards(self._state.discards[seat]) if seat is not None else []
 
-    def f_points(self, seat):
+    def f_points(self, seat: int | None) -> int:
         if seat is None:
             return 0
         cards = self._cards
         return sum(cards[c].points for c in self._deck.bits(self._state.won[seat]))
 
-    def f_play_holder(self, c):
+    def f_play_holder(self, c: Card | None) -> int | None:
         """The seat that held card c when play began (none if nobody did)."""
         if c is None:
             return None
@@ -393,7 +423,7 @@ class DealEnv(CardEnv):
                 return seat
         return None
 
-    def f_holder(self, c):
+    def f_holder(self, c: Card | None) -> int | None:
         if c is None:
             return None
         bit = 1 << c.id
@@ -402,15 +432,15 @@ class DealEnv(CardEnv):
                 return seat
         return None
 
-    def f_suit(self, c):
+    def f_suit(self, c: Card | None) -> Suit | None:
         if self._ctx is None:
             return c.suit if c is not None else None
         return CardEnv.f_suit(self, c)
 
-    def f_is_trump(self, c):
+    def f_is_trump(self, c: Card | None) -> bool:
         return self._ctx is not None and CardEnv.f_is_trump(self, c)
 
-    def f_outranks(self, a, b):
+    def f_outranks(self, a: Card | None, b: Card | None) -> bool:
         return self._ctx is not None and CardEnv.f_outranks(self, a, b)
 
 
@@ -419,9 +449,9 @@ class SessionEnv(DealEnv):
     `Closing` (engine/session_end.py), which stands for its last deal."""
 
     @property
-    def deals_played(self):
+    def deals_played(self) -> int:
         return self._state.deals_played
 
-    def f_score(self, seat):
+    def f_score(self, seat: int | None) -> int:
         """The seat's net in the session so far."""
         return self._state.ledger[seat] if seat is not None else 0

@@ -1,6 +1,7 @@
 """One error hierarchy: every error caused by input names its place and quotes the input."""
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 
@@ -49,8 +50,8 @@ class InvalidActionError(OmbreError):
 class SpecErrors(SpecError):
     """Several errors found in one file; each keeps its own place."""
 
-    def __init__(self, errors: list[SpecError]) -> None:
-        first: dict[str, SpecError] = {}
+    def __init__(self, errors: Sequence[OmbreError]) -> None:
+        first: dict[str, OmbreError] = {}
         for e in errors:  # an error met twice (one expression compiled for several contracts) is shown once
             first.setdefault(str(e), e)
         unique = list(first.values())
@@ -61,7 +62,7 @@ class SpecErrors(SpecError):
         return "\n".join(str(e) for e in self.errors)
 
 
-def did_you_mean(word: str, candidates) -> str:
+def did_you_mean(word: object, candidates: Iterable[object]) -> str:
     """A ' (did you mean 'x'?)' suffix when a close candidate exists, else ''."""
     import difflib
 

@@ -87,7 +87,8 @@ def format_deal(state, viewer: int | None = None, header: bool = True) -> list[s
             lines.append(f"{phase}:")
             if phase == "auction":
                 lines += _opening(s)
-            elif phase == "lay-away" and s.rules.lay_away.take_talon and s.drawn[ev.seat]:
+            elif phase == "lay-away" and s.rules.lay_away is not None and s.rules.lay_away.take_talon \
+                    and s.drawn[ev.seat]:
                 lines.append(f"  {_seat(s, ev.seat)} takes the talon")
         seat = ev.seat
         a = ev.action

@@ -84,8 +84,8 @@ def junit(results: list[tuple[str, list[str], list[tuple[str, Message]]]], name:
             tc = ET.SubElement(suite, "testcase", name=case, classname=file)
             f = ET.SubElement(tc, "failure", message=ms[0].message)
             f.text = "\n".join(m.text() for m in ms)
-    total = sum(int(s.get("tests")) for s in root)
+    total = sum(int(s.get("tests", "0")) for s in root)
     root.set("tests", str(total))
-    root.set("failures", str(sum(int(s.get("failures")) for s in root)))
+    root.set("failures", str(sum(int(s.get("failures", "0")) for s in root)))
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"

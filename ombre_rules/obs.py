@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .cards import bits, bits_function
 from .engine.phases import AUCTION, PHASE_NAMES
@@ -27,6 +27,10 @@ from .engine.replay import events
 from .engine.view import exposed_seat, leftover_shown, partner_known
 from .obs_session import MEANING, SIZE_TEXT, entries, parts
 from .ruleset import SPECIAL_VERBS
+
+if TYPE_CHECKING:
+    from .engine import State
+    from .ruleset import Ruleset
 
 # action kinds counted per seat, in this order: the verbs with a card, contract or suit, then the others
 KINDS = ("play", "discard", "bid", "trump", "call", "give", "demand") + SPECIAL_VERBS
@@ -70,7 +74,7 @@ TABLE: list[tuple[str, str, str]] = [
 ]
 
 
-def max_actions(rules) -> int:
+def max_actions(rules: Ruleset) -> int:
     """A bound on the decisions of one deal: each seat bids, holds or passes at most twice per contract and
     round (two rounds), every card is discarded, drawn or played at most once (with a verb around it), and
     each trick leaves room for four claims or answers."""
@@ -146,7 +150,7 @@ class Layout:
         return self._kinds[a]
 
     # -- encoding -------------------------------------------------------------------------------------
-    def sparse(self, state, seat: int) -> tuple[list[int], list[tuple[int, float]]]:
+    def sparse(self, state: State, seat: int) -> tuple[list[int], list[tuple[int, float]]]:
         """The entries of the seat's vector that are 1, and the (index, value) of the non-zero counts."""
         r = self.rules
         at = self._at
@@ -265,7 +269,7 @@ class Layout:
         self._memo = (deal, hist[:], tally, out)
         return tally, out
 
-    def encode(self, state, seat: int) -> list[float]:
+    def encode(self, state: State, seat: int) -> list[float]:
         """The seat's vector as a list of floats."""
         out = [0.0] * self.size
         ones, vals = self.sparse(state, seat)
@@ -284,15 +288,15 @@ class Layout:
         return ones, vals
 
 
-def layout(rules) -> Layout:
+def layout(rules: Ruleset) -> Layout:
     """The encoding of a ruleset (made once per ruleset, and kept with it)."""
     lay = getattr(rules, "_obs_layout", None)
     if lay is None:
-        lay = rules._obs_layout = Layout(rules)
+        lay = rules._obs_layout = Layout(rules)  # type: ignore[attr-defined]  # kept by the ruleset, not its field
     return lay
 
 
-def describe(rules=None) -> list[dict[str, Any]]:
+def describe(rules: Ruleset | None = None) -> list[dict[str, Any]]:
     """The table as data: name, size (a formula, or the number for `rules`) and meaning of each slice."""
     if rules is None:
         return [{"name": name, "size": size, "meaning": meaning} for name, size, meaning in TABLE]

@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .lang import types as T
+
+if TYPE_CHECKING:
+    from .ruleset import Ruleset
 
 CLIP = 1000  # the largest count an entry holds (a number, a list's length or sum)
 MAX_WORDS = 32  # words of a string value with an entry of their own (the rest share "another word")
@@ -34,7 +38,7 @@ class Part:
     words: tuple[str, ...] = ()
 
 
-def parts(rules) -> tuple[Part, ...]:
+def parts(rules: Ruleset) -> tuple[Part, ...]:
     """The entries of every carried value of a ruleset (none without `session.carry`)."""
     carry = rules.carry
     if carry is None:
@@ -44,6 +48,8 @@ def parts(rules) -> tuple[Part, ...]:
     words = _words(rules)
     for i, (name, t) in enumerate(zip(carry.names, carry.types, strict=True)):
         ws: tuple[str, ...] = ()
+        labels: tuple[str, ...]
+        highs: tuple[float, ...]
         if t == T.INT:
             labels, highs = (f"{name} above zero", f"{name} below zero"), (CLIP, CLIP)
         elif t == T.BOOL:
@@ -71,7 +77,8 @@ def _words(rules) -> dict[int, set[str]]:
     for tree in rules.compiler.generated:
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "_set" \
-                    and len(node.args) == 3 and isinstance(node.args[1], ast.Constant):
+                    and len(node.args) == 3 and isinstance(node.args[1], ast.Constant) \
+                    and isinstance(node.args[1].value, int):
                 compared = {id(c) for n in ast.walk(node.args[2]) if isinstance(n, ast.Compare)
                             for c in [n.left, *n.comparators]}
                 out.setdefault(node.args[1].value, set()).update(

@@ -21,6 +21,9 @@ the variant's own rules, which give no closed bound: `min_utility`/`max_utility`
 times the largest payment met in 1,000 seeded random deals (at the game's dealer and pool), or
 `utility_bound` when that is given (> 0). `max_game_length` is `obs.max_actions`.
 
+Serialisation is text, never a pickle (`openspiel_text.py`, which this module installs in `pyspiel`);
+`apply_action` takes whole-number ids only, and a refused action changes nothing.
+
 Observations (`obs.py`): the tensors are the seat's encoding; `information_state_string` is the seat's whole
 view with its list of actions (perfect recall), `observation_string` the view without that list. Both hold the
 session's values (the view's `session`, public to every seat; the tensors' `session` slice).
@@ -29,23 +32,29 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pyspiel
 
 from .cards import bits
+from .checks import action_id
 from .engine import State
 from .engine.carry import as_json, start_values
 from .engine.portable import rules_for
-from .errors import OmbreError
+from .errors import ArgumentError, IllegalActionError, InvalidActionError, OmbreError
 from .lang import types as T
 from .obs import layout, max_actions
+from .openspiel_text import install, read_state, state_text
+from .ruleset import Ruleset
 from .spec.resolve import builtin_index, fmt_value, parse_variant_string, resolve
 
 GENERIC = "ombre_rules"
 PREFIX = "ombre_rules_"
 _BOUND_DEALS = 1000
 _DONE = 5
+_ID_END = 2**63  # OpenSpiel's action ids are 64-bit
 
 
 def short_name(variant_id: str) -> str:
@@ -87,7 +96,7 @@ _LIST = T.list_of(T.INT)
 _UNSAFE = set(",;()=")  # characters a value in a game string cannot hold
 
 
-def session_parse(rules, text: str) -> dict | None:
+def session_parse(rules: Ruleset, text: str) -> dict[str, Any] | None:
     """The `session` parameter (`name:value;name:value`) as values by name (None when empty)."""
     carry = rules.carry
     out: dict = {}
@@ -108,13 +117,13 @@ def session_parse(rules, text: str) -> dict | None:
     return out or None
 
 
-def session_text(rules, values: tuple) -> str:
+def session_text(rules: Ruleset, values: tuple[Any, ...]) -> str:
     """The `session` parameter of carried values: those not at their start, in the form `session_parse` reads."""
     carry = rules.carry
     if carry is None:
         return ""
     parts = []
-    for (name, v), start in zip(as_json(rules, values).items(), as_json(rules, carry.start).values(), strict=True):
+    for (name, v), start in zip(carry.to_json(values).items(), carry.to_json(carry.start).values(), strict=True):
         if v == start:
             continue
         text = " ".join(map(str, v)) if isinstance(v, list) else "none" if v is None \
@@ -158,14 +167,15 @@ class _Config:
 _CONFIGS: dict[str, _Config] = {}
 
 
-def payment_bound(rules, dealer: int = 0, pool: int = 0, carry: tuple | None = None) -> int:
+def payment_bound(rules: Ruleset, dealer: int = 0, pool: int = 0, carry: tuple[Any, ...] | None = None) -> int:
     """Four times the largest payment (in absolute value) in 1,000 seeded random deals, at least 1."""
     rng = random.Random(0)
     top = 1
     for i in range(_BOUND_DEALS):
         s = State(rules, seed=i, dealer=dealer, pool=pool, session=carry)
         s.random_playout(rng.random)
-        top = max(top, max(abs(p) for p in s.result.payments))
+        assert s.res is not None  # played to its end
+        top = max(top, max(abs(p) for p in s.res.payments))
     return 4 * top
 
 
@@ -191,28 +201,33 @@ _SETTINGS: dict[tuple, tuple[dict, str]] = {}
 def _settings(builtin: str | None, params: dict) -> tuple[dict, str]:
     """The parameters a game is shown with (options in canonical form) and the key of its _Config; made
     once per distinct set of parameters (a deserialised state loads its game again)."""
-    memo = (builtin, tuple(sorted((k, str(v)) for k, v in params.items())))
+    memo = (builtin, tuple(sorted((k, type(v).__name__, str(v)) for k, v in params.items())))
     got = _SETTINGS.get(memo)
     if got is not None:
         return got
     if builtin is None:
-        variant = params.get("variant", _TYPES[GENERIC].parameter_specification["variant"])
-        name, opts = parse_variant_string(str(variant))
+        unknown = sorted(set(params) - set(_TYPES[GENERIC].parameter_specification))
+        if unknown:
+            raise OmbreError(f"unknown parameter '{unknown[0]}' of {GENERIC} (parameters: "
+                             f"{', '.join(sorted(_TYPES[GENERIC].parameter_specification))})")
+        name, opts = parse_variant_string(_text(params, "variant", _TYPES[GENERIC].parameter_specification["variant"]))
     else:
         name = builtin
         opts = {k: fmt_value(v) for k, v in params.items() if k not in _COMMON and k not in ("options", "session")}
-    opts.update(_options_parse(str(params.get("options", ""))))
+    opts.update(_options_parse(_text(params, "options")))
     spec = resolve(name, opts)
     canonical = spec.variant
     changed = {k: v for k, v in spec.options.items() if v != spec.defaults[k]}
-    dealer, pool, seed, bound = (int(params.get(k, d)) for k, d in _COMMON.items())
-    session = str(params.get("session", ""))
+    dealer, pool, seed, bound = (_whole(params, k, d) for k, d in _COMMON.items())
+    session = _text(params, "session")
+    own: dict[str, Any]
     if builtin is None:
         own = {"variant": parse_variant_string(canonical)[0], "options": _options_text(changed)}
     else:
         own = {k: _typed(spec.choices[k], v) for k, v in spec.options.items() if _own_param(spec.choices[k])}
         own["options"] = _options_text({k: v for k, v in changed.items() if k not in own})
     rules = rules_for(canonical)
+    _check_settings(rules, dealer, pool, seed, bound)
     carry = start_values(rules, session_parse(rules, session))
     session = session_text(rules, carry)
     own.update(dealer=dealer, pool=pool, seed=seed, utility_bound=bound, **({"session": session} if session else {}))
@@ -222,6 +237,36 @@ def _settings(builtin: str | None, params: dict) -> tuple[dict, str]:
         _CONFIGS[key] = _Config(canonical, dealer, pool, seed, bound, carry)
     _SETTINGS[memo] = own, key
     return own, key
+
+
+def _whole(params: dict, key: str, default: int) -> int:
+    """A whole-number parameter (OpenSpiel checks the types of a game string's; a dict given in Python is
+    checked here): never a bool, a float or text."""
+    v = params.get(key, default)
+    if type(v) is not int:
+        raise OmbreError(f"parameter '{key}' must be a whole number, not {v!r}"[:120])
+    return v
+
+
+def _text(params: dict, key: str, default: str = "") -> str:
+    v = params.get(key, default)
+    if not isinstance(v, str):
+        raise OmbreError(f"parameter '{key}' must be text, not {v!r}"[:120])
+    return v
+
+
+def _check_settings(rules: Ruleset, dealer: int, pool: int, seed: int, bound: int) -> None:
+    """The deal settings of a game, each in its range, before anything is dealt."""
+    if not 0 <= dealer < rules.players:
+        raise OmbreError(f"parameter 'dealer' must be a seat of '{rules.variant}' from 0 to {rules.players - 1}, "
+                         f"not {dealer}")
+    if pool < 0:
+        raise OmbreError(f"parameter 'pool' (the counters in the pool) must be at least 0, not {pool}")
+    if seed < -1:
+        raise OmbreError(f"parameter 'seed' must be -1 (the deal is chance) or a seed from 0, not {seed}")
+    if bound < 0:
+        raise OmbreError(f"parameter 'utility_bound' must be 0 (worked out from {_BOUND_DEALS} deals) or more, "
+                         f"not {bound}")
 
 
 class OmbreGame(pyspiel.Game):
@@ -241,7 +286,7 @@ class OmbreGame(pyspiel.Game):
         super().__init__(_TYPES[key.split('|')[0]], info, own)
 
     @property
-    def rules(self):
+    def rules(self) -> Ruleset:
         return self.config.rules
 
     def new_initial_state(self) -> OmbreState:
@@ -251,6 +296,11 @@ class OmbreGame(pyspiel.Game):
         """The OpenSpiel state of an engine state of this variant: its deal (as chance outcomes, unless the
         game starts from a seed) and its actions, applied in order."""
         cfg = self.config
+        if not isinstance(engine, State) or engine.rules.variant != cfg.rules.variant:
+            raise OmbreError(f"state_from takes an engine state of '{cfg.rules.variant}', not {engine!r}"[:160])
+        if engine.dealer != cfg.dealer or engine.pool_before != cfg.pool:
+            raise OmbreError(f"the state has dealer {engine.dealer} and pool {engine.pool_before}, this game dealer "
+                             f"{cfg.dealer} and pool {cfg.pool}")
         if engine.carry != cfg.carry:
             raise ValueError(f"the state carries {as_json(cfg.rules, engine.carry)} into its deal, this game "
                              f"{as_json(cfg.rules, cfg.carry)} (its session parameter)")
@@ -265,7 +315,11 @@ class OmbreGame(pyspiel.Game):
             st.apply_action(a)
         return st
 
-    def make_py_observer(self, iig_obs_type=None, params=None) -> Observer:
+    def deserialize_state(self, text: str) -> OmbreState:
+        """The state `state.serialize()` wrote (text, read strictly; see `openspiel_text`)."""
+        return read_state(self, text)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
         recall = iig_obs_type is not None and iig_obs_type.perfect_recall
         return Observer(self.config, recall)
 
@@ -297,6 +351,27 @@ class OmbreState(pyspiel.State):
         """The engine state (None while the cards are being dealt)."""
         return self._s
 
+    @property
+    def dealt(self) -> list[int]:
+        """The cards dealt by chance so far, in order (none in a game that starts from a seed)."""
+        return self._deal
+
+    def apply_action(self, action: Any) -> None:
+        """Apply an action (an id: a whole number, never a bool, a float or text); an illegal one changes
+        nothing."""
+        a = action_id(action)
+        if not 0 <= a < _ID_END:  # no such value is an action: refused with the message a bad id gets
+            self._apply_action(a)
+        super().apply_action(a)
+
+    def serialize(self) -> str:
+        """The state as text (see `openspiel_text`): `game.deserialize_state` reads it back."""
+        return state_text(self)
+
+    def __reduce__(self) -> tuple:
+        """Pickled as its game string and its text, never as OpenSpiel's pickled `__dict__`."""
+        return _restore, (str(self.get_game()), state_text(self))
+
     def current_player(self) -> int:
         s = self._s
         if s is None:
@@ -309,6 +384,7 @@ class OmbreState(pyspiel.State):
         return self._s is None
 
     def _legal_actions(self, player: int) -> list[int]:
+        assert self._s is not None  # not at the chance node
         return sorted(self._s.legal_actions())
 
     def legal_actions(self, player: int | None = None) -> list[int]:
@@ -323,6 +399,9 @@ class OmbreState(pyspiel.State):
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         left = self._left
+        if self._s is not None:
+            raise OmbreError("no chance outcomes: " + ("the deal is over" if self._s.phase == _DONE else
+                                                       f"the cards are dealt and seat {self._s.to_move} is to move"))
         p = 1.0 / len(left)
         return [(c, p) for c in left]
 
@@ -331,6 +410,11 @@ class OmbreState(pyspiel.State):
         if s is not None:
             s.apply(action)
             return
+        if action not in self._left:
+            deck = _CONFIGS[self._key].rules.deck
+            if 0 <= action < deck.size:
+                raise IllegalActionError(f"card {deck.name(action)} is dealt already")
+            raise IllegalActionError(f"no card {action} to deal (cards are 0 to {deck.size - 1})")
         self._deal.append(action)
         self._left.remove(action)
         cfg = _CONFIGS[self._key]
@@ -352,8 +436,9 @@ class OmbreState(pyspiel.State):
 
     def _seat(self, player: int | None) -> int:
         p = self.current_player() if player is None else player
-        if not 0 <= p < _CONFIGS[self._key].rules.players:
-            raise ValueError(f"no seat {p} to observe (seats are 0 to {_CONFIGS[self._key].rules.players - 1})")
+        n = _CONFIGS[self._key].rules.players
+        if type(p) is not int or not 0 <= p < n:
+            raise ArgumentError(f"no seat {p!r} to observe (seats are 0 to {n - 1})"[:120])
         return p
 
     def _tensor(self, recall: bool, player: int | None) -> list[float]:
@@ -365,6 +450,10 @@ class OmbreState(pyspiel.State):
         cfg = _CONFIGS[self._key]
         r = cfg.rules
         if player == pyspiel.PlayerId.CHANCE:
+            if not 0 <= action < r.deck.size:
+                raise InvalidActionError(f"no card {action} (cards are 0 to {r.deck.size - 1})")
+            if self._s is not None:
+                return f"deal {r.deck.name(action)}"
             owner = cfg.owner[len(self._deal)]
             return f"deal {r.deck.name(action)} to " + (f"seat {owner}" if owner >= 0 else "the talon")
         return r.action_str(action)
@@ -422,7 +511,7 @@ def sparse(cfg: _Config, state: OmbreState, player: int) -> tuple[list[int], lis
     return cfg.layout.sparse(s, player)
 
 
-def resampler(rng: random.Random | None = None):
+def resampler(rng: random.Random | None = None) -> Callable[[OmbreState, int], OmbreState]:
     """A resampling function for OpenSpiel's ISMCTS bot (`bot.set_resampler(...)`): a state dealt anew
     consistently with the seat's view, by the same sampler the `pimc` bot uses (the state itself when none is
     found, or while dealing)."""
@@ -458,5 +547,14 @@ def _register() -> None:
         pyspiel.register_game(_TYPES[name], type(f"OmbreGame_{name}", (OmbreGame,), {"builtin": vid}))
 
 
+def _restore(game: str, text: str) -> OmbreState:
+    """A pickled state: its game loaded from the game string, its text read as `deserialize_state` reads it."""
+    loaded = pyspiel.load_game(game)
+    if not isinstance(loaded, OmbreGame):
+        raise OmbreError(f"not an ombre_rules game: {game[:80]!r}")
+    return read_state(loaded, text)
+
+
 _TYPES: dict[str, pyspiel.GameType] = {}
 _register()
+install()

@@ -2,15 +2,22 @@
 from __future__ import annotations
 
 import random
-from typing import Protocol
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Protocol
 
-from .engine.view import seat_facts
+from .engine.view import Seat, seat_facts
 from .errors import OmbreError, did_you_mean, quoted
+
+if TYPE_CHECKING:
+    from .bots import GreedyPlayer, PimcddPlayer, PimcPlayer
+    from .engine import State
+    from .ruleset import Ruleset
 
 
 class Player(Protocol):
-    def act(self, view: dict, legal: list[int]) -> int:
-        """Choose one of `legal` (action ids) seeing only `view`, the seat's observation (`State.view`)."""
+    def act(self, view: Any, legal: list[int]) -> int:
+        """Choose one of `legal` (action ids) seeing only `view`, the seat's observation (`State.view`), or
+        what the player's `view_actions` asks for instead (see `observe`)."""
 
 
 class RandomPlayer:
@@ -20,21 +27,24 @@ class RandomPlayer:
     view_actions = None  # it sees nothing: no view is built for it
     forced_unseen = False  # its generator is drawn from even when one action is legal
 
-    def __init__(self, seed: int | None = None, rules=None) -> None:
+    def __init__(self, seed: int | None = None, rules: Ruleset | None = None) -> None:
         self.rng = random.Random(seed)
 
     def act(self, view: dict | None, legal: list[int]) -> int:
         return self.rng.choice(legal)
 
 
-PLAYERS = ("random", "greedy", "pimc")
+PLAYERS = ("random", "greedy", "pimc", "pimcdd")
 MAX_ROLLOUTS = 100_000  # play-outs of one Monte-Carlo decision
 MAX_SECONDS = 600.0  # seconds of one Monte-Carlo decision
+MAX_WORLDS = 10_000  # worlds of one pimcdd decision
 HELP = ("random (uniform over legal actions), greedy (cheap tricks, hand evaluation), "
-        "pimc (Monte-Carlo over greedy play-outs; pimc:N for N play-outs a decision, pimc:Xs for X seconds)")
+        "pimc (Monte-Carlo over greedy play-outs; pimc:N for N play-outs a decision, pimc:Xs for X seconds), "
+        "pimcdd (Monte-Carlo over double-dummy solves, the strongest; pimcdd:N for N worlds a decision, "
+        "pimcdd:Xs for X seconds)")
 
 
-def observe(player: Player, state, seat: int):
+def observe(player: Player, state: State, seat: int) -> dict[str, Any] | Seat | None:
     """What `player` is shown of `seat`: its view (with or without the action list, as `view_actions` says),
     or, for a player whose `view_actions` is "facts", the same view's facts as card masks (`engine.view.Seat`),
     or nothing (None) for a player whose `view_actions` is None, one that chooses without looking."""
@@ -46,7 +56,7 @@ def observe(player: Player, state, seat: int):
     return state.view(seat, wants)
 
 
-def act(player: Player, state, seat: int, legal: list[int] | None = None) -> int:
+def act(player: Player, state: State, seat: int, legal: list[int] | None = None) -> int:
     """Ask a player for the move of `seat`, giving it that seat's view and the legal actions (`legal`, when the
     caller has them already), nothing else (no view when only one action is legal and the player takes it
     unseen, as its `forced_unseen` says)."""
@@ -57,21 +67,22 @@ def act(player: Player, state, seat: int, legal: list[int] | None = None) -> int
     return player.act(observe(player, state, seat), legal)
 
 
-def _bots() -> tuple:
+def _bots() -> tuple[type[GreedyPlayer], type[PimcPlayer], type[PimcddPlayer]]:
     """The bots' classes, imported when first asked for (a run of random players never loads them)."""
     global _BOTS
     if _BOTS is None:
-        from .bots import GreedyPlayer, PimcPlayer
+        from .bots import GreedyPlayer, PimcddPlayer, PimcPlayer
 
-        _BOTS = (GreedyPlayer, PimcPlayer)
+        _BOTS = (GreedyPlayer, PimcPlayer, PimcddPlayer)
     return _BOTS
 
 
-_BOTS: tuple | None = None
+_BOTS: tuple[type[GreedyPlayer], type[PimcPlayer], type[PimcddPlayer]] | None = None
 
 
-def make_player(name: str, seed: int | None = None, rules=None) -> Player:
-    """A player by name: `random`, `greedy`, `pimc`, `pimc:N` (N play-outs a decision), `pimc:Xs` (X seconds)."""
+def make_player(name: str, seed: int | None = None, rules: Ruleset | None = None) -> Player:
+    """A player by name: `random`, `greedy`, `pimc`, `pimc:N` (N play-outs a decision), `pimc:Xs` (X seconds),
+    `pimcdd`, `pimcdd:N` (N worlds a decision), `pimcdd:Xs`."""
     base, _, arg = name.partition(":")
     if base not in PLAYERS:
         raise OmbreError(f"unknown player {quoted(name)}{did_you_mean(base, PLAYERS)} (players: {', '.join(PLAYERS)})")
@@ -81,27 +92,29 @@ def make_player(name: str, seed: int | None = None, rules=None) -> Player:
         return RandomPlayer(seed)
     if rules is None:
         raise OmbreError(f"player '{base}' needs the variant's rules")
-    GreedyPlayer, PimcPlayer = _bots()
+    GreedyPlayer, PimcPlayer, PimcddPlayer = _bots()
     if base == "greedy":
         if arg:
             raise OmbreError(f"player 'greedy' takes no budget: '{name}'")
         return GreedyPlayer(seed, rules)
+    cls, most, unit = ((PimcPlayer, MAX_ROLLOUTS, "play-outs") if base == "pimc"
+                       else (PimcddPlayer, MAX_WORLDS, "worlds"))
     if not arg:
-        return PimcPlayer(seed, rules)
+        return cls(seed, rules)
     try:
         if arg.endswith("s"):
             secs = float(arg[:-1])
             if 0 < secs <= MAX_SECONDS:  # false for nan and inf too
-                return PimcPlayer(seed, rules, seconds=secs)
-        elif arg.isdigit() and len(arg) <= 7 and 0 < int(arg) <= MAX_ROLLOUTS:
-            return PimcPlayer(seed, rules, rollouts=int(arg))
+                return cls(seed, rules, seconds=secs)
+        elif arg.isdigit() and len(arg) <= 7 and 0 < int(arg) <= most:
+            return cls(seed, rules, int(arg))
     except ValueError:
         pass
-    raise OmbreError(f"bad budget in {quoted(name)} (expected pimc:N play-outs, 0 < N <= {MAX_ROLLOUTS}, or "
-                     f"pimc:Xs seconds, 0 < X <= {MAX_SECONDS:g})")
+    raise OmbreError(f"bad budget in {quoted(name)} (expected {base}:N {unit}, 0 < N <= {most}, or "
+                     f"{base}:Xs seconds, 0 < X <= {MAX_SECONDS:g})")
 
 
-def prepare(names, rules) -> None:
+def prepare(names: Iterable[str], rules: Ruleset) -> None:
     """Make the named players (an unknown name fails here) and let each kind learn now what it learns once per
     variant (its class's `prepare(rules)`, if it has one): a run does this before its clock starts and before
     its worker processes are forked, so that they inherit it and no deal pays for it."""

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,12 +10,42 @@ import jsonschema
 from . import outfile
 from .engine import State
 from .engine.carry import as_json
-from .errors import OmbreError, SpecError, quoted
+from .errors import OmbreError, SpecError, did_you_mean, quoted
+from .infile import read_bytes
 from .resources import record_schema_path
 from .ruleset import Ruleset, load
 from .spec import schema
 
 FORMAT = "ombre-record/1"
+
+
+SAFE = 2**53 - 1  # the largest whole number every JSON reader holds exactly (RFC 8259, section 6)
+
+
+def exact(n: int) -> int | str:
+    """An amount as a record holds it: a JSON number up to SAFE, else its digits as a string, so that no
+    reader rounds it (a pool doubled deal after deal passes 2**53 within a session)."""
+    return n if -SAFE <= n <= SAFE else str(n)
+
+
+def amount(v: int | str | None) -> int:
+    """An amount read from a record (a number, or digits as a string beyond SAFE; None: 0)."""
+    return 0 if v is None else int(v)
+
+
+def _result(state: State) -> dict | None:
+    res = state.result
+    if res is None:
+        return None
+    out = res.to_dict()
+    for k in ("pool_before", "pool_after"):
+        out[k] = exact(out[k])
+    out["payments"] = [exact(p) for p in out["payments"]]
+    return out
+
+
+def _account(state: State) -> list[dict]:
+    return [{**e.to_dict(), "amount": exact(e.amount)} for e in state.account()]
 
 
 def to_record(state: State) -> dict[str, Any]:
@@ -29,13 +58,13 @@ def to_record(state: State) -> dict[str, Any]:
         "ruleset_hash": r.digest,
         "seed": state.seed,
         "dealer": state.dealer,
-        "pool": state.pool_before,
+        "pool": exact(state.pool_before),
         **({"session": as_json(r, state.carry)} if r.carry is not None else {}),
         "deal": {"hands": [deck.names(h) for h in state.deal_hands],
                  "talon": [deck.name(c) for c in state.deal_talon]},
         "actions": [r.action_str(a) for a in state.history],
-        "result": state.result.to_dict() if state.result else None,
-        "account": [e.to_dict() for e in state.account()],
+        "result": _result(state),
+        "account": _account(state),
     }
 
 
@@ -62,7 +91,13 @@ def check_shape(rec: Any) -> None:
     if not errors:
         return
     rank = min(_rank(e) for e in errors)  # the first field in the record's order, as a reader meets them
-    err = jsonschema.exceptions.best_match([e for e in errors if _rank(e) == rank])
+    first = [e for e in errors if _rank(e) == rank]
+    amount_err = next((a for a in map(_amount_error, first) if a is not None), None)
+    if amount_err is not None:
+        field = ".".join(map(str, amount_err.absolute_path))
+        raise ReplayError(f"record field '{field}' must be a whole number up to {SAFE} in size, or its digits "
+                          f"as a string beyond that, not {amount_err.instance!r}"[:200])
+    err = jsonschema.exceptions.best_match(first)
     path = tuple(err.absolute_path)
     field = ".".join(map(str, path))
     if err.validator == "required":
@@ -81,7 +116,20 @@ def check_shape(rec: Any) -> None:
     raise ReplayError(f"record field '{field}' {msg}" if msg.startswith("is ") else f"record field '{field}': {msg}")
 
 
-_ORDER = ("format", "variant", "ruleset_hash", "seed", "dealer", "pool", "session", "deal", "actions", "result")
+def _amount_error(err: jsonschema.ValidationError) -> jsonschema.ValidationError | None:
+    """The error of an amount (a number, or digits as a string) within an error, if it is one."""
+    todo = [err]
+    while todo:
+        e = todo.pop()
+        options: Any = e.validator_value  # an anyOf's value: the list of its schemas
+        if e.validator == "anyOf" and any(b.get("type") == "string" for b in options):
+            return e
+        todo += e.context or []
+    return None
+
+
+_ORDER = ("format", "variant", "ruleset_hash", "seed", "dealer", "pool", "session", "deal", "actions", "result",
+          "account")
 
 
 def _rank(err: jsonschema.ValidationError) -> int:
@@ -99,15 +147,7 @@ class ReplayReport:
 
 def read(path: str) -> list[dict]:
     """The records of a file (one record, or a list of them), each checked against the record schema."""
-    try:
-        if os.path.isdir(path):
-            raise ReplayError(f"cannot read '{path}': it is a folder")
-        with open(path, "rb") as f:
-            raw = f.read(MAX_RECORD_BYTES + 1)
-    except OSError as e:
-        raise ReplayError(f"cannot read '{path}': {e.strerror or e}") from None
-    if len(raw) > MAX_RECORD_BYTES:
-        raise ReplayError(f"cannot read '{path}': larger than {MAX_RECORD_BYTES} bytes")
+    raw = read_bytes(path, MAX_RECORD_BYTES, ReplayError)  # a regular file: never a FIFO or a device
     try:
         data = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
@@ -131,28 +171,39 @@ def read(path: str) -> list[dict]:
     return recs
 
 
+def _deal(rules: Ruleset, deal: dict) -> tuple[list[int], list[int]]:
+    """The hands and talon of a record's deal: each card by its name, each named once."""
+    deck = rules.deck
+    seen: dict[int, str] = {}
+
+    def card(name: str, where: str) -> int:
+        c = deck.by_name.get(name)
+        if c is None:
+            raise ReplayError(f"bad card in the deal: unknown card {quoted(name)} in {where}"
+                              f"{did_you_mean(name, deck.by_name)}")
+        if c in seen:
+            raise ReplayError(f"bad card in the deal: {name} is dealt twice ({seen[c]} and {where})")
+        seen[c] = where
+        return c
+
+    hands = [sum(1 << card(n, f"hand {i + 1}") for n in h) for i, h in enumerate(deal["hands"])]
+    return hands, [card(n, "the talon") for n in deal["talon"]]
+
+
 def replay(rec: dict, rules: Ruleset | None = None) -> ReplayReport:
-    """Re-run a record and check it: same ruleset, same deal from its seed, every action legal, same result."""
+    """Re-run a record and check it: same ruleset, same deal from its seed, every action legal, same result,
+    same account (every transfer, its label, payer, payee, amount and reason)."""
     check_shape(rec)
     try:
         rules = rules or load(rec["variant"])
     except SpecError as e:
         raise ReplayError(f"cannot load variant {quoted(rec.get('variant'))}: {str(e).splitlines()[0]}") from None
-    except KeyError:
-        raise ReplayError("record has no 'variant'") from None
     if rec.get("ruleset_hash") and rec["ruleset_hash"] != rules.digest:
         raise ReplayError(f"ruleset differs: the record was made with rules {rec['ruleset_hash']}, "
                           f"'{rules.variant}' is now {rules.digest}")
-    deck = rules.deck
-    try:
-        hands = [deck.mask_of(h) for h in rec["deal"]["hands"]]
-        talon = [deck.parse(c) for c in rec["deal"]["talon"]]
-    except (KeyError, TypeError) as e:
-        raise ReplayError(f"record has no usable deal ({e})") from None
-    except OmbreError as e:
-        raise ReplayError(f"bad card in the deal: {e}") from None
+    hands, talon = _deal(rules, rec["deal"])
     seed = rec.get("seed")
-    dealer = int(rec.get("dealer") or 0)
+    dealer = rec.get("dealer") or 0
     if dealer >= rules.players:
         raise ReplayError(f"record field 'dealer': {dealer} is not a seat of '{rules.variant}' "
                           f"(0 to {rules.players - 1})")
@@ -161,25 +212,44 @@ def replay(rec: dict, rules: Ruleset | None = None) -> ReplayReport:
             fresh = State(rules, seed=seed, dealer=dealer)
             if list(fresh.deal_hands) != hands or list(fresh.deal_talon) != talon:
                 raise ReplayError(f"the deal differs from what seed {seed} deals")
-        state = State(rules, seed=seed, dealer=dealer, pool=int(rec.get("pool") or 0), hands=hands, talon=talon,
+        state = State(rules, seed=seed, dealer=dealer, pool=amount(rec.get("pool")), hands=hands, talon=talon,
                       session=rec.get("session"))
     except ReplayError:
         raise
     except OmbreError as e:
-        raise ReplayError(f"bad deal: {e.message}") from None
-    for i, text in enumerate(rec.get("actions", [])):
+        raise ReplayError(f"bad deal: {_one_line(e.message)}") from None
+    for i, text in enumerate(rec["actions"]):
         try:
             state.apply_str(text)
         except OmbreError as e:
-            raise ReplayError(f"diverges at action {i + 1} '{text}': {e.message}") from None
-    got = state.result.to_dict() if state.result else None
+            raise ReplayError(f"diverges at action {i + 1} {quoted(text)}: {_one_line(e.message)}") from None
+    got = _result(state)
     want = rec.get("result")
     if want != got:
         if got is None:
             raise ReplayError(f"the actions end before the deal does (phase {state.phase_name}); "
-                              f"the record says {want}")
+                              f"the record says {want}"[:300])
         if want is None:
             raise ReplayError(f"the record has no result; the replay ends in outcome '{got['outcome']}'")
-        diffs = [f"{k}: record {want.get(k)!r}, replay {got.get(k)!r}" for k in got if want.get(k) != got.get(k)]
-        raise ReplayError("result differs: " + "; ".join(diffs))
-    return ReplayReport(rules.variant, len(rec.get("actions", [])), got)
+        keys = list(got) + [k for k in want if k not in got]
+        diffs = [f"{k}: record {want.get(k)!r}, replay {got.get(k)!r}" for k in keys if want.get(k) != got.get(k)]
+        raise ReplayError(("result differs: " + "; ".join(diffs))[:300])
+    if "account" in rec:
+        _check_account(rec["account"], _account(state))
+    return ReplayReport(rules.variant, len(rec["actions"]), got)
+
+
+def _one_line(message: str) -> str:
+    """A message that may quote the record's text, kept on one line (a newline in it escaped)."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
+
+
+def _check_account(want: list, got: list[dict]) -> None:
+    """The record's account is the replay's: the same transfers in the same order, field by field."""
+    for i, (w, g) in enumerate(zip(want, got, strict=False)):
+        if w != g:
+            keys = list(g) + [k for k in w if k not in g]
+            diffs = [f"{k}: record {w.get(k)!r}, replay {g.get(k)!r}" for k in keys if w.get(k) != g.get(k)]
+            raise ReplayError(f"account differs at transfer {i + 1}: " + "; ".join(diffs)[:300])
+    if len(want) != len(got):
+        raise ReplayError(f"account differs: the record lists {len(want)} transfers, the replay makes {len(got)}")

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,13 +45,51 @@ class Report:
 
 
 def _seat_key(k: Any, loc: Loc, n: int) -> int:
-    try:
+    if type(k) is int:
+        s = k
+    elif isinstance(k, str) and re.fullmatch(r"[0-9]{1,9}", k):
         s = int(k)
-    except (TypeError, ValueError):
-        raise SpecError(f"seat '{k}' is not a number", loc) from None
+    else:
+        raise SpecError(f"seat {_shown(k)} is not a seat number", loc)
     if not 0 <= s < n:
         raise SpecError(f"no seat {s} in a {n}-player game", loc)
     return s
+
+
+_SCALAR = (str, int, float, bool)
+
+
+def _scalars(v: Any) -> bool:
+    return isinstance(v, list) and all(isinstance(x, _SCALAR) for x in v)
+
+
+# what a value of each kind is (see `_TOP`)
+_KINDS: dict[str, Callable[[Any], bool]] = {
+    "whole": lambda v: type(v) is int,
+    "text": lambda v: isinstance(v, str),
+    "scalar": lambda v: isinstance(v, _SCALAR),
+    "scalars": _scalars,
+    "mapping": lambda v: isinstance(v, dict),
+    "scalar mapping": lambda v: isinstance(v, dict) and all(isinstance(x, _SCALAR) for x in v.values()),
+    "cards by seat": lambda v: isinstance(v, dict) and all(x is None or _scalars(x) for x in v.values()),
+}
+_WORDS = {"whole": "a whole number", "text": "text", "scalar": "a single value", "scalars": "a list of single values",
+          "mapping": "a mapping", "scalar mapping": "a mapping of names to single values",
+          "cards by seat": "a mapping of seats to lists of cards"}
+# the kind of each key of a scenario (None is allowed where a key may be left empty), and of each check of `expect`
+_TOP = {"name": "scalar", "variant": "text", "options": "scalar mapping", "dealer": "whole", "pool": "whole",
+        "seed": "whole", "hands": "cards by seat", "talon": "scalars", "actions": "scalars", "expect": "mapping",
+        "doc": "scalar", "session": "mapping", "deals_played": "whole"}
+_MAY_BE_EMPTY = {"options", "talon", "actions", "expect", "session", "hands"}
+_CHECK = {"after": "whole", "before": "scalar", "occurrence": "whole", "seat": "whole", "actions": "scalars",
+          "action": "scalar", "message": "scalar", "not_contains": "scalars"}
+_EXPECT = {"hand": "cards by seat", "pile": "cards by seat", "discards": "cards by seat", "session": "mapping",
+           "summary": "mapping"}
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 class _Runner:
@@ -65,6 +105,33 @@ class _Runner:
         while len(full) > len(self.base) and full not in self.doc.where:
             full = full[:-1]
         return self.doc.loc(full)
+
+    def _want(self, value: Any, kind: str, *path: Any) -> None:
+        if not _KINDS[kind](value):
+            raise SpecError(f"'{'.'.join(map(str, path))}' must be {_WORDS[kind]}, not {_shown(value)}",
+                            self.loc(*path))
+
+    def check_shape(self) -> None:
+        """Every key of the scenario has the kind it must have, or a SpecError at its place: a scenario is
+        untrusted input, and a value of the wrong kind must not reach the code that reads it."""
+        d = self.d
+        for key, kind in _TOP.items():
+            if key in d and not (d[key] is None and key in _MAY_BE_EMPTY):
+                self._want(d[key], kind, key)
+        for key, want in (d.get("expect") or {}).items():
+            if key in ("legal", "illegal", "view"):
+                for i, chk in enumerate(_as_list(want)):
+                    if not isinstance(chk, dict):
+                        raise SpecError(f"each '{key}' check is a mapping, not {_shown(chk)}",
+                                        self.loc("expect", key, i))
+                    for k, kind in _CHECK.items():
+                        if k in chk:
+                            self._want(chk[k], kind, "expect", key, i, k)
+                    need = {"view": "seat", "illegal": "action"}.get(key)
+                    if need and need not in chk:
+                        raise SpecError(f"a '{key}' check needs '{need}'", self.loc("expect", key, i))
+            elif key in _EXPECT:
+                self._want(want, _EXPECT[key], "expect", key)
 
     def rules(self) -> Ruleset:
         variant = self.d.get("variant")
@@ -91,15 +158,15 @@ class _Runner:
     def state(self, rules: Ruleset) -> State:
         d = self.d
         n = rules.players
-        dealer = int(d.get("dealer", 0))
-        pool = int(d.get("pool", 0))
+        dealer = _seat_key(d.get("dealer", 0), self.loc("dealer"), n)
+        pool = d.get("pool", 0)
         carried = d.get("session")
         try:
             start_values(rules, carried)
         except OmbreError as e:
             raise SpecError(e.message, self.loc("session")) from None
         if "hands" not in d:
-            return State(rules, seed=int(d.get("seed", 0)), dealer=dealer, pool=pool, session=carried)
+            return State(rules, seed=d.get("seed", 0), dealer=dealer, pool=pool, session=carried)
         deck = rules.deck
         hands = [0] * n
         seen: dict[int, str] = {}
@@ -125,7 +192,12 @@ class _Runner:
         missing = [deck.name(c) for c in range(deck.size) if c not in seen]
         if missing:
             raise SpecError(f"the deal leaves out {', '.join(missing)}", self.loc("hands"))
-        return State(rules, dealer=dealer, pool=pool, hands=hands, talon=talon, session=carried)
+        try:
+            return State(rules, dealer=dealer, pool=pool, hands=hands, talon=talon, session=carried)
+        except SpecError:
+            raise
+        except OmbreError as e:
+            raise SpecError(e.message, self.loc("hands")) from None
 
     def run(self) -> list[Failure]:
         fails: list[Failure] = []
@@ -133,6 +205,7 @@ class _Runner:
         if extra:
             k = sorted(extra)[0]
             return [Failure(self.loc(k), self.name, f"unknown key '{k}' (expected one of: {', '.join(sorted(KEYS))})")]
+        self.check_shape()
         rules = self.rules()
         state = self.state(rules)
         expect = self.d.get("expect") or {}
@@ -169,13 +242,13 @@ class _Runner:
 
     def _when(self, chk: dict, actions: list[str], path: tuple) -> int:
         if "after" in chk:
-            at = int(chk["after"])
+            at = chk["after"]
             if not 0 <= at <= len(actions):
                 raise SpecError(f"'after: {at}' is outside the {len(actions)} actions", self.loc(*path, "after"))
             return at
         if "before" in chk:
             want = str(chk["before"]).strip()
-            nth = int(chk.get("occurrence", 1))
+            nth = chk.get("occurrence", 1)
             seen = 0
             for i, a in enumerate(actions):
                 if a.strip() == want:
@@ -207,12 +280,12 @@ class _Runner:
                 probe.apply_str(text)
                 out.append(Failure(self.loc(*path), self.name, f"after {step} actions: '{text}' was accepted"))
             except OmbreError as e:
-                want = chk.get("message")
-                if want is not None and str(want) not in e.message:
+                said = chk.get("message")
+                if said is not None and str(said) not in e.message:
                     out.append(Failure(self.loc(*path), self.name,
-                                       f"after {step} actions: message '{e.message}' lacks '{want}'"))
+                                       f"after {step} actions: message '{e.message}' lacks '{said}'"))
         elif kind == "view":
-            v = state.view(int(chk["seat"]))
+            v = state.view(_seat_key(chk["seat"], self.loc(*path, "seat"), state.n))
             for key, want in chk.items():
                 if key in ("seat", "after", "before", "occurrence"):
                     continue
@@ -222,13 +295,13 @@ class _Runner:
                     if leaked:
                         out.append(Failure(self.loc(*path), self.name, f"view of seat {chk['seat']} shows {leaked}"))
                     continue
-                got = v.get(key, _ABSENT)
-                if isinstance(want, list) and isinstance(got, list) and key in ("hand", "my_discards", "my_draws",
-                                                                                 "leftover_shown"):
-                    got, want = sorted(got), sorted(str(x) for x in want)
-                if got != want:
+                seen = v.get(key, _ABSENT)
+                if isinstance(want, list) and isinstance(seen, list) and key in ("hand", "my_discards", "my_draws",
+                                                                                  "leftover_shown"):
+                    seen, want = sorted(seen), sorted(str(x) for x in want)
+                if seen != want:
                     out.append(Failure(self.loc(*path, key), self.name,
-                                       f"after {step} actions: view of seat {chk['seat']}: {key} is {got!r}, "
+                                       f"after {step} actions: view of seat {chk['seat']}: {key} is {seen!r}, "
                                        f"expected {want!r}"))
         return out
 
@@ -262,25 +335,25 @@ class _Runner:
             if key in ("hand", "pile", "discards"):
                 masks = {"hand": state.hands, "pile": piles(state), "discards": state.discards}[key]
                 for seat, cards in want.items():
-                    got = r.deck.names(masks[int(seat)])
-                    if sorted(got) != sorted(str(c) for c in cards):
+                    got = r.deck.names(masks[_seat_key(seat, self.loc("expect", key, seat), state.n)])
+                    if sorted(got) != sorted(str(c) for c in cards or []):
                         fail(key, got, cards)
                 continue
             if key == "session":
-                got = as_json(r, state.carry_after) or {}
+                left = as_json(r, state.carry_after) or {}
                 for name, value in (want or {}).items():
-                    if got.get(name, _ABSENT) != value:
-                        fail(key, {name: got.get(name)}, {name: value})
+                    if left.get(name, _ABSENT) != value:
+                        fail(key, {name: left.get(name)}, {name: value})
                 continue
             if key == "session_end":
                 out += self._session_end(want, state)
                 continue
             if key == "summary":
                 env = state.env()
-                got = {label: state.eval(e, env) for label, e in r.summary}
+                values = {label: state.eval(e, env) for label, e in r.summary}
                 for label, value in want.items():
-                    if got.get(label) != value:
-                        fail(key, {label: got.get(label)}, {label: value})
+                    if values.get(label) != value:
+                        fail(key, {label: values.get(label)}, {label: value})
                 continue
             if actual.get(key) != want:
                 fail(key, actual.get(key), want)
@@ -299,7 +372,7 @@ class _Runner:
         if type(n) is not int or n < 1:
             raise SpecError(f"deals_played must be a whole number from 1, not {n!r}", self.loc("deals_played"))
         ledger = list(state.result.payments)
-        got = {"ends": session_over(state, n, ledger)}
+        got: dict[str, Any] = {"ends": session_over(state, n, ledger)}
         closed = close_session(state, n, ledger)
         got["payments"], got["pool"] = list(closed.payments), closed.pool_after
         return [Failure(self.loc(*path, k), self.name, f"session_end: {k} is {got[k]!r}, expected {v!r}")
@@ -328,15 +401,29 @@ def _items(data: dict) -> list[tuple[tuple, dict]]:
     return [(("scenarios", i), {**shared, **sc}) for i, sc in enumerate(data["scenarios"] or [])]
 
 
+def _scenarios(doc: PositionedDoc) -> list[tuple[tuple, dict]]:
+    """The scenarios of a parsed file, once its shape is checked: a mapping, whose `scenarios` (if any) is a list
+    of mappings; a SpecError at the place of the first that is not."""
+    data = doc.data
+    if not isinstance(data, dict):
+        raise SpecError(f"a scenario file is a mapping, not {_shown(data)}", doc.loc(()))
+    many = data.get("scenarios")
+    if "scenarios" in data and many is not None:
+        if not isinstance(many, list):
+            raise SpecError(f"'scenarios' is a list of scenarios (mappings), not {_shown(many)}",
+                            doc.loc(("scenarios",)))
+        for i, sc in enumerate(many):
+            if not isinstance(sc, dict):
+                raise SpecError(f"each scenario is a mapping, not {_shown(sc)}", doc.loc(("scenarios", i)))
+    return _items(data)
+
+
 def run_file(path: str, cache: dict | None = None) -> Report:
     """Run every scenario in a file."""
     cache = {} if cache is None else cache
     report = Report(path)
     doc = load_file(path)
-    data = doc.data
-    if not isinstance(data, dict):
-        raise SpecError("a scenario file is a mapping", Loc(path, 1, 1))
-    for base, sc in _items(data):
+    for base, sc in _scenarios(doc):
         runner = _Runner(doc, base, sc, cache)
         try:
             fails = runner.run()
@@ -353,12 +440,10 @@ def scenario_deal(path: str, index: int = 1) -> tuple[State, list[str], str]:
     """The deal of the `index`-th scenario of a file (1-based) before its actions, its actions as text, and
     its name: what a scenario gives to tools that replay it their own way (`ombre solve`)."""
     doc = load_file(path)
-    data = doc.data
-    if not isinstance(data, dict):
-        raise SpecError("a scenario file is a mapping", Loc(path, 1, 1))
-    items = _items(data)
+    items = _scenarios(doc)
     if not 1 <= index <= len(items):
         raise OmbreError(f"{path} holds {len(items)} scenario{'s' if len(items) != 1 else ''}, not {index}")
     base, sc = items[index - 1]
     runner = _Runner(doc, base, sc, {})
+    runner.check_shape()
     return runner.state(runner.rules()), [str(a) for a in sc.get("actions") or []], runner.name

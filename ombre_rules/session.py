@@ -3,11 +3,12 @@ a ledger per player, and the session's end (`session.end_when`, `session.close`)
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .engine import State
 from .engine.session_end import SessionClose, close_session, session_over
-from .players import act
+from .players import Player, act
 from .ruleset import Ruleset
 
 
@@ -70,13 +71,13 @@ class Session:
             s.apply(act(players[seat], s, seat))
         self.record(s)
 
-    def play(self, players, deals: int) -> list[State]:
+    def play(self, players: Sequence[Player], deals: int) -> list[State]:
         """Play `deals` deals with one player object per seat."""
         for _ in range(deals):
             self._play_one(players)
         return self.deals
 
-    def play_out(self, players, deals: int | None = None) -> list[State]:
+    def play_out(self, players: Sequence[Player], deals: int | None = None) -> list[State]:
         """Play a whole session: until the variant's end (or `deals` deals when given, or the variant names
         no end), then close it."""
         end = self.rules.session_end

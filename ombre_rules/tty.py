@@ -152,10 +152,12 @@ def score_sheet(session: Session) -> str:
     rows = [head]
     for i, st in enumerate(session.deals):
         r = st.result
+        assert r is not None  # a deal of the session is over
         rows.append([str(i + 1), str(st.dealer), r.contract or PASSED_OUT,
                      "-" if r.declarer is None else str(r.declarer), r.outcome]
                     + [f"{p:+d}" for p in r.payments] + [str(r.pool_after)])
-    if session.closed is not None and session.rules.session_end.close is not None:
+    end = session.rules.session_end
+    if session.closed is not None and end is not None and end.close is not None:
         rows.append(["close", "", "", "", ""] + [f"{p:+d}" for p in session.closed.payments]
                     + [str(session.closed.pool_after)])
     rows.append(["total", "", "", "", ""] + [f"{t:+d}" for t in session.ledger] + [str(session.pool)])
@@ -191,7 +193,7 @@ def play_table(rules: Ruleset, players: list, me: int | None, seed: int, dealer:
     else:
         if deals is None:
             closed = session.close()
-            paid = "" if rules.session_end.close is None else (
+            paid = "" if rules.session_end is None or rules.session_end.close is None else (
                 "; its close pays " + ", ".join(f"seat {s} {p:+d}" for s, p in enumerate(closed.payments))
                 + f" (pool {closed.pool_before} -> {closed.pool_after})")
             say(f"\nthe session ends after {len(session.deals)} deals{paid}")

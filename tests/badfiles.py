@@ -67,6 +67,7 @@ def bad_records(good: dict) -> dict[str, tuple[str | bytes, str]]:
         change(rec)
         return json.dumps(rec)
 
+    first_card = (good["deal"].get("hands") or [["AS"]])[0][0]
     return {
         "result-null": (edited(lambda r: r.update(result=None)),
                         "{f}: record 1: the record has no result; the replay ends in outcome '{outcome}'"),
@@ -91,5 +92,11 @@ def bad_records(good: dict) -> dict[str, tuple[str | bytes, str]]:
         "not-json": ("{", "{f}:1:2: not valid JSON: Expecting property name enclosed in double quotes"),
         "not-a-record": ('{"format": "other"}', "{f}: record 1 is not an ombre-record/1 record"),
         "bad-card": (edited(lambda r: r["deal"]["talon"].__setitem__(0, "ZZ")),
-                     "{f}: record 1: bad card in the deal: unknown card 'ZZ'"),
+                     "{f}: record 1: bad card in the deal: unknown card 'ZZ' in the talon"),
+        "card-twice": (edited(lambda r: r["deal"].setdefault("hands", [["AS"], ["KS"]])[1].__setitem__(0, first_card)),
+                       "{f}: record 1: bad card in the deal: " + first_card + " is dealt twice "
+                       "(hand 1 and hand 2)"),
+        "pool-text": (edited(lambda r: r.update(pool="15")),
+                      "{f}: record 1: record field 'pool' must be a whole number up to 9007199254740991 in size, or "
+                      "its digits as a string beyond that, not '15'"),
     }

@@ -16,3 +16,19 @@ def load_errors(path: str) -> list[str]:
     with pytest.raises(SpecError) as ei:
         load(path)
     return [f"{e.loc.line}:{e.loc.col}: {e.message.splitlines()[0]}" for e in ei.value.errors]
+
+
+# house rules `ombre check` accepts, each with the built-in variant it extends: every one must render a rulebook and
+# a diff from its base (tests/test_rulebook.py)
+VALID: list[tuple[str, str]] = [
+    ("ombre", "extends: ombre\nid: house-sources\nsources:\n  - {tag: HOUSE, cite: our own table}\n"),
+    ("quadrille", "extends: quadrille\nid: house-nosources\nsources: null\ncite: null\n"),
+    ("taroc-lhombre", "extends: taroc-lhombre\nid: house-cite\nsources: [{tag: ME, cite: me}]\n"
+                      "cite: {play: [ME, SEED-RU]}\n"),
+    ("german-solo", "extends: german-solo\nid: house-nodoc\ndoc: null\nterms: null\n"),
+    ("preference", "extends: preference\nid: house-pref\noptions: {kontra: {default: true}}\n"
+                   "contracts: {sans: {title: Sans atout, doc: null}}\n"),
+    ("ombre", "extends: ombre\nid: house-four\noptions: {four_players: {default: dealer_sits_out}}\n"
+              "scoring: {ante: {from: dealer, amount: 15}}\n"),
+    ("tresillo", "extends: tresillo\nid: house-tres\ntitle: Our Tresillo\nplay: {claim: null, concede: null}\n"),
+]

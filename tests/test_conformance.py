@@ -15,8 +15,9 @@ DEALS = share(10_000)
 LATER_DEALS = share(10_000)  # the later variants' default games
 
 
-def _hidden_from(state: State, seat: int) -> int:
-    """Cards seat may not know now: the others' hands and discards, the undrawn stock unless shown."""
+def _hidden_from(state: State, seat: int | None) -> int:
+    """Cards seat (None: a spectator) may not know now: the others' hands and discards, the undrawn stock unless
+    shown."""
     known = visible_cards(state, seat)
     m = 0
     for s in range(state.n):
@@ -33,7 +34,7 @@ def _hidden_from(state: State, seat: int) -> int:
     return m & ~known
 
 
-def _check_view(state: State, seat: int) -> None:
+def _check_view(state: State, seat: int | None) -> None:
     names = set()
     v = state.view(seat)
     # a card one may demand is named whoever holds it: the legal demands tell nothing about other hands
@@ -84,7 +85,7 @@ def _run(rules, deals: int, seed: int, views: bool, contracts: dict | None = Non
             if steps == probe_at:
                 twin = s.clone()
             if steps in view_at:
-                for seat in range(s.n):
+                for seat in (*range(s.n), None):  # None: the spectator
                     _check_view(s, seat)
             a = choose(s, legal)
             s.apply(a)

@@ -71,7 +71,7 @@ def test_writing_a_record_where_it_cannot_go_is_a_clear_error(tmp_path):
     ({"variant": "ombre", "deal": {"hands": [[], [], []], "talon": []}, "actions": [1]},
      "record field 'actions' must be a list of action strings"),
     ({"variant": "ombre", "deal": {"hands": [["AS"], ["AS"], []], "talon": []}, "actions": []},
-     "bad deal: card AS is dealt twice"),
+     "bad card in the deal: AS is dealt twice (hand 1 and hand 2)"),
 ])
 def test_a_malformed_record_is_refused_with_its_field(rec, message):
     from ombre_rules.records import ReplayError

@@ -208,7 +208,7 @@ def test_action_errors_are_value_errors():
     ("extends: taroc-lhombre\ncontracts:\n  uno: {demand: -1}\n",
      "3:17: contracts.uno.demand: -1 is less than the minimum of 0"),
     ("extends: taroc-lhombre\nlay_away:\n  who: declarer\n  count: 3\n  when: now\n",
-     "5:3: unknown key 'when' in lay_away (expected one of: who, take_talon, count, allowed)"),
+     "5:3: unknown key 'when' in lay_away (expected one of: who, take_talon, count, allowed, doc)"),
     ("extends: preference\nannounce: {contracts: [betl, sanz]}\n",
      "2:30: unknown contract 'sanz' (did you mean 'sans'?)"),
     ("extends: preference\ndefence: {invite: maybe}\n", "2:19: defence.invite must be boolean, not \"maybe\""),

@@ -113,13 +113,13 @@ def test_no_import_cycles():
 
 # the layers of the design, low to high: a module imports only from its own layer and the ones below
 LAYERS = [
-    ("errors", "resources", "cards", "checks", "outfile"),
+    ("errors", "resources", "cards", "checks", "outfile", "infile", "kernel"),
     ("spec",),
     ("lang",),
     ("envs", "ruleset", "explain"),  # envs: what expressions see, for the ruleset's tables and the engine's deals
     ("engine",),
     ("bots", "players", "records", "checking", "log", "scenario", "session", "bench", "book", "obs", "openspiel",
-     "pettingzoo", "solve", "obs_session"),
+     "openspiel_text", "pettingzoo", "solve", "obs_session"),
     ("sim",),
     ("cli", "book_cli", "tty", "messages", "__main__", "", "web"),
 ]

@@ -1,5 +1,7 @@
 """`let` names in every expression that knows their inputs, inlined there; elsewhere a load-time error that
 says where the let is defined, what it reads and where it may be used."""
+from pathlib import Path
+
 import pytest
 
 from ombre_rules import SpecError, State, load
@@ -10,6 +12,17 @@ def _house(tmp_path, body: str) -> str:
     p = tmp_path / "house.yaml"
     p.write_text("id: my_ombre\nextends: ombre\n" + body, encoding="utf-8")
     return str(p)
+
+
+def _where(name: str, *blocks: str) -> str:
+    """line:col of the value of `name:` inside the nested `blocks` of variants/ombre.yaml, found in the file."""
+    lines = (Path(__file__).resolve().parents[1] / "variants" / "ombre.yaml").read_text(encoding="utf-8").splitlines()
+    i = 0
+    for block in (*blocks, name):
+        i = next(j for j in range(i, len(lines)) if lines[j].lstrip().startswith(f"{block}:"))
+    text = lines[i]
+    col = text.index(":", len(text) - len(text.lstrip())) + 1
+    return f"{i + 1}:{col + len(text[col:]) - len(text[col:].lstrip()) + 1}"
 
 
 def _messages(path: str) -> list[str]:
@@ -34,7 +47,8 @@ def test_a_let_is_usable_in_a_play_condition(tmp_path):
 def test_a_let_where_its_inputs_are_unknown_names_its_place_and_its_inputs(tmp_path):
     path = _house(tmp_path, 'play:\n  follow:\n    - must: "suit(card) == led_suit or mine > 2"\n')
     assert _messages(path) == [
-        f"{path}:5:40: 'mine' is defined under let: (variants/ombre.yaml:218:9) and reads declarer, tricks(), which "
+        f"{path}:5:40: 'mine' is defined under let: (variants/ombre.yaml:{_where('mine', 'let')}) and reads "
+        f"declarer, tricks(), which "
         f"a play obligation does not know; it may be used where its inputs are known (outcomes, scoring, bid, call "
         f"and play conditions)"]
 
@@ -42,7 +56,8 @@ def test_a_let_where_its_inputs_are_unknown_names_its_place_and_its_inputs(tmp_p
 def test_a_scoring_let_where_its_inputs_are_unknown(tmp_path):
     path = _house(tmp_path, 'names:\n  x: "V"\n')
     assert _messages(path) == [
-        f"{path}:4:7: 'V' is defined under scoring.let: (variants/ombre.yaml:236:8) and reads contract, which names "
+        f"{path}:4:7: 'V' is defined under scoring.let: (variants/ombre.yaml:{_where('V', 'scoring', 'let')}) "
+        f"and reads contract, which names "
         f"does not know; it may be used where its inputs are known (outcomes, scoring, bid, call and play "
         f"conditions)"]
 

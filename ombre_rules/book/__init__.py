@@ -14,7 +14,7 @@ import json
 from typing import Any
 
 from .build import build
-from .diff import Diff, diff_books
+from .diff import Diff, diff_rules
 from .html import diff_page, rulebook_page
 from .markdown import diff_md as _diff_md
 from .markdown import rulebook_md as _rulebook_md
@@ -25,7 +25,7 @@ __all__ = ["Book", "Diff", "rulebook", "rulebook_md", "rulebook_html", "rulebook
 
 
 def rulebook(rules: Any, examples: bool = True) -> Book:
-    """The rulebook model of a ruleset (`examples=False`: without the worked payments, which play deals)."""
+    """The rulebook model of a ruleset (`examples=False`: without the worked deals, which the engine plays)."""
     return build(rules, examples=examples)
 
 
@@ -45,8 +45,9 @@ def rulebook_json(rules: Any, examples: bool = True) -> str:
 
 
 def diff(rules_a: Any, rules_b: Any) -> Diff:
-    """What differs from one ruleset to another, section by section (worked payments left out)."""
-    return diff_books(build(rules_a, examples=False, effects=False), build(rules_b, examples=False, effects=False))
+    """What differs from one ruleset to another: the rulebooks section by section, the payments case by case,
+    the cards that must be played, and the same seeded deals played by the same bots."""
+    return diff_rules(rules_a, rules_b)
 
 
 def diff_md(rules_a: Any, rules_b: Any) -> str:
@@ -60,5 +61,5 @@ def diff_html(rules_a: Any, rules_b: Any, fragment: bool = False) -> str:
 
 
 def diff_json(rules_a: Any, rules_b: Any) -> str:
-    """The diff as JSON: {a, b, sections: [{title, changes: [{key, name, old, new, kind}]}]}."""
+    """The diff as JSON: {a, b, note, sections: [{title, changes: [{key, name, old, new, kind}]}]}."""
     return json.dumps(diff(rules_a, rules_b).to_dict(), indent=1, ensure_ascii=False) + "\n"

@@ -6,7 +6,7 @@ from ..cards import MAX_CARDS
 from ..envs import FUNC_NONE_WHEN, NONE_WHEN, UNSET_VARS
 from ..lang.compiler import MAX_COMPREHENSIONS, MAX_DEPTH, MAX_EXPR_CHARS, MAX_INT_DIGITS
 from ..lang.types import MAX_LIST, MAX_NUMBER, SESSION_NUMBER
-from ..ruleset.carry import MAX_ITEMS as CARRIED_ITEMS
+from ..ruleset.compiled import MAX_ITEMS as CARRIED_ITEMS
 from ..ruleset.settlement import ALL_PASSED
 from ..spec import resolve, yamlpos
 

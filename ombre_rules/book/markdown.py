@@ -23,7 +23,7 @@ def table_md(t: Table) -> list[str]:
 
 def rulebook_md(book: Book) -> str:
     """A rulebook as one Markdown document with a table of contents."""
-    out = [f"# {book.title}", "", f"Rules of `{book.variant}`, generated from its variant file.", "",
+    out = [f"# {book.title}", "", f"The rules of `{book.variant}`, written by the program from its variant file.", "",
            "## Contents", ""]
     out += [f"- [{s.title}](#{anchor(s.key)})" for s in book.sections]
     out.append("")
@@ -32,8 +32,12 @@ def rulebook_md(book: Book) -> str:
         if s.sources:
             out += ["Sources: " + ", ".join(f"[{t}]" for t in s.sources), ""]
         for item in s.items:
-            if isinstance(item, Rule):
-                out.append(f"- {item.text}" + (f" — `{item.expr}`" if item.expr and item.expr != item.text else ""))
+            if isinstance(item, Rule) and item.para:
+                if out[-1] != "":
+                    out.append("")
+                out += [item.text, ""]
+            elif isinstance(item, Rule):
+                out.append(f"- {item.text}")
             else:
                 if out[-1] != "":
                     out.append("")
@@ -44,20 +48,22 @@ def rulebook_md(book: Book) -> str:
 
 
 def diff_md(d: Diff) -> str:
-    """A diff as Markdown: per section, each item added, removed or changed (old → new)."""
+    """A diff as Markdown: per heading, each item added, removed or changed (old → new)."""
     out = [f"# `{d.a}` → `{d.b}`", ""]
     if d.empty:
-        return "\n".join(out + ["No difference in the rules.", ""])
+        return "\n".join(out + [d.note or "No difference.", ""])
     for title, changes in d.sections.items():
         if not changes:
             continue
         out += [f"## {title}", ""]
         for c in changes:
             if c.kind == "added":
-                out.append(f"- **{c.name}** added: {c.new}")
+                out.append(f"- Added: {c.name if c.name != c.new else ''}{': ' if c.name != c.new else ''}{c.new}")
             elif c.kind == "removed":
-                out.append(f"- **{c.name}** removed: {c.old}")
+                out.append(f"- Removed: {c.name if c.name != c.old else ''}{': ' if c.name != c.old else ''}{c.old}")
+            elif c.name in (c.old, c.new):
+                out.append(f"- Was: {c.old}  \n  Now: {c.new}")
             else:
-                out.append(f"- **{c.name}**: {c.old or '(empty)'} → {c.new or '(empty)'}")
+                out.append(f"- {c.name}: {c.old or '(nothing)'} → {c.new or '(nothing)'}")
         out.append("")
     return "\n".join(out).rstrip() + "\n"

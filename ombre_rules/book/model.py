@@ -7,11 +7,13 @@ from dataclasses import asdict, dataclass, field
 
 @dataclass(frozen=True, slots=True)
 class Rule:
-    """One rule as a sentence, with the expression of the variant file it comes from (if any)."""
+    """One rule as a sentence, with the expression of the variant file it comes from (if any, shown apart from
+    the prose: in an appendix, or on hover); `para`: a paragraph of its own rather than an item of a list."""
 
     key: str
     text: str
     expr: str = ""
+    para: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,11 +36,18 @@ class Section:
     sources: list[str] = field(default_factory=list)
     compare: bool = True  # False: left out of a diff (the worked examples, the sources themselves)
 
-    def rule(self, key: str, text: str, expr: object = "") -> None:
-        self.items.append(Rule(f"{self.key}.{key}", text, "" if expr in (None, "") else str(expr)))
+    def rule(self, key: str, text: str, expr: object = "", para: bool = False) -> None:
+        self.items.append(Rule(f"{self.key}.{key}", text, _expr(expr), para))
 
     def table(self, key: str, caption: str, header: list[str], rows: list[list[str]]) -> None:
         self.items.append(Table(f"{self.key}.{key}", caption, tuple(header), tuple(tuple(r) for r in rows)))
+
+
+def _expr(expr: object) -> str:
+    """An expression of the file as shown beside a rule: none for an empty value or a plain number or flag."""
+    if expr is None or expr == "" or isinstance(expr, (bool, int)):
+        return ""
+    return " ".join(str(expr).split())
 
 
 @dataclass(slots=True)
@@ -67,6 +76,7 @@ class Entry:
     name: str
     words: str
     cells: tuple[tuple[str, str], ...] = ()
+    expr: str = ""
 
 
 def flatten(book: Book) -> dict[str, Entry]:
@@ -77,11 +87,13 @@ def flatten(book: Book) -> dict[str, Entry]:
             continue
         for item in s.items:
             if isinstance(item, Rule):
-                words = item.text + (f" [{item.expr}]" if item.expr and item.expr != item.text else "")
-                out[item.key] = Entry(s.title, item.key.split(".", 1)[-1], words)
+                out[item.key] = Entry(s.title, item.text, item.text, expr=item.expr)
             else:
+                seen: dict[str, int] = {}
                 for row in item.rows:
                     cells = tuple(zip(item.header[1:], row[1:], strict=False))
-                    out[f"{item.key}.{row[0]}"] = Entry(s.title, f"{item.caption}, {row[0]}",
+                    seen[row[0]] = seen.get(row[0], 0) + 1  # a first cell met again: its second row, …
+                    key = row[0] + (f"#{seen[row[0]]}" if seen[row[0]] > 1 else "")
+                    out[f"{item.key}.{key}"] = Entry(s.title, f"{item.caption}, {row[0]}",
                                                         ", ".join(f"{h}: {c}" for h, c in cells), cells)
     return out

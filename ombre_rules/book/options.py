@@ -1,14 +1,12 @@
-"""The options section of a rulebook: each option's doc, its choices, and what each choice changes
-(worked out by building the book with that choice and comparing it with this one)."""
+"""The options section of a rulebook: each option in words, its choices, the default and the one chosen here.
+What a choice changes is the diff's job (`ombre diff VARIANT 'VARIANT(OPTION=CHOICE)'`): it needs the other
+choice's rules loaded, which a book does not."""
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from ..spec.resolve import fmt_value, parse_variant_string
-from .model import Book
-
-SHOWN = 6  # changed items named per choice before "and N more"
+from .words import cap
 
 
 def with_option(rules: Any, key: str, value: Any) -> Any:
@@ -21,40 +19,22 @@ def with_option(rules: Any, key: str, value: Any) -> Any:
     return Ruleset.load(name, chosen)
 
 
-def changes_words(changes: list[tuple[str, Any]]) -> str:
-    """What a choice changes, as `Section: item (kind)` for the first few changed items."""
-    names = [f"{title}: {c.name} ({c.kind})" for title, c in changes]
-    if not names:
-        return "nothing in these rules (it changes play only through what the bots or players choose)"
-    more = f", and {len(names) - SHOWN} more" if len(names) > SHOWN else ""
-    return "; ".join(names[:SHOWN]) + more
-
-
-def options_section(book: Book, rules: Any, build: Callable[..., Book], effects: bool = True) -> None:
-    """Add the options section: per option its doc, and a table of its choices and (`effects`) what each
-    changes, with the books of the other choices made by `build`."""
-    from .diff import diff_books
-
-    spec = rules.spec
+def options_section(b: Any) -> None:
+    """Add the options section: per option its words and a table of its choices."""
+    spec = b.rules.spec
     if not spec.choices:
         return
-    s = book.section("options", "Options")
-    here = build(rules, options=False, examples=False) if effects else None
+    s = b.book.section("options", "Options", compare=False)
+    s.rule("how", f"Each option below may be set when the game is chosen, as "
+                  f"{parse_variant_string(b.rules.variant)[0]}(option=choice). The diff of two choices shows what "
+                  f"a choice changes.")
     docs = spec.data.get("options") or {}
+    rows = []
     for key, choices in spec.choices.items():
-        doc = (docs.get(key) or {}).get("doc", "")
-        s.rule(f"option.{key}", f"{key}: {doc}" if doc else key)
-        rows = []
-        for v in choices:
-            mark = ("default, " if v == spec.defaults[key] else "") + ("chosen here" if v == spec.options[key] else "")
-            if here is None:
-                rows.append([fmt_value(v), mark.rstrip(", ")])
-                continue
-            if v == spec.options[key]:
-                what = "these rules"
-            else:
-                other = build(with_option(rules, key, v), options=False, examples=False)
-                what = changes_words([(t, c) for t, cs in diff_books(here, other).sections.items() for c in cs])
-            rows.append([fmt_value(v), mark.rstrip(", "), what])
-        s.table(f"choices.{key}", f"Choices of {key}", ["choice", "status"] + (["what it changes"] if effects else []),
-                rows)
+        doc = " ".join(str((docs.get(key) or {}).get("doc", "")).split())
+        chosen = spec.options[key]
+        rest = [fmt_value(v) for v in choices if v != chosen]
+        default = fmt_value(spec.defaults[key])
+        status = " (the default)" if chosen == spec.defaults[key] else f" (default {default})"
+        rows.append([key, cap(doc) if doc else "—", fmt_value(chosen) + status, ", ".join(rest) or "—"])
+    s.table("options", "The options", ["option", "what it sets", "chosen here", "other choices"], rows)

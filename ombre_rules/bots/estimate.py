@@ -11,6 +11,7 @@ from collections.abc import Hashable
 from itertools import pairwise
 from math import ceil, log
 
+from ..cards import Suit
 from ..cards import mask as mask_of_ids
 from ..engine.phases import DONE
 from ..engine.view import rank_context
@@ -200,13 +201,14 @@ def junk(t: Tables, hand: int, unseen: int) -> list[int]:
     return sorted([c for c in t.bits(hand & ~t.tm) if unseen & beats[c]], key=t.place.__getitem__)
 
 
-def best_trump(rules, contract, hand: int, unseen: int, suits) -> tuple[float, object]:
-    """The trump (of `suits`) that makes the hand strongest, with its estimate."""
+def best_trump(rules, contract, hand: int, unseen: int, suits) -> tuple[float, Suit]:
+    """The trump (of `suits`, not empty) that makes the hand strongest, with its estimate."""
     best = None
     for s in suits:
         e = estimate(tables(rules.context(contract.ranking, s)), hand, unseen)
         if best is None or e > best[0]:
             best = (e, s)
+    assert best is not None  # suits is not empty
     return best
 
 
@@ -411,8 +413,10 @@ def _probe_aim(rules, contract) -> int | None:
         s.random_playout(rng.random)
         if not s.trick_log:  # settled without play (every defender passed): it tells nothing of the aim
             continue
-        d = s.result.declarer
-        (won if s.result.payments[d] > 0 else lost).append(s.result.tricks[d])
+        res = s.result
+        assert res is not None and res.declarer is not None  # a contract played to its end
+        d = res.declarer
+        (won if res.payments[d] > 0 else lost).append(res.tricks[d])
     low = bool(won and lost) and sum(won) / len(won) < sum(lost) / len(lost)
     return max(won) if low else None
 

@@ -114,8 +114,9 @@ class GreedyPolicy:
         if r.A_TRUMP <= a0 < r.A_PASS:
             suits = [r.deck.suits[a - r.A_TRUMP] for a in legal]
             unseen = r.deck.full_mask & ~s.seen
-            if s.contract is not None and tricks_allowed(r, s.contract) is not None:
-                return r.A_TRUMP + min(suits, key=lambda t: estimate(tables(r.context(s.contract.ranking, t)),
+            c = s.contract
+            if c is not None and tricks_allowed(r, c) is not None:
+                return r.A_TRUMP + min(suits, key=lambda t: estimate(tables(r.context(c.ranking, t)),
                                                                      s.hand, unseen)).index
             return r.A_TRUMP + best_trump(r, s.contract, s.hand, unseen, suits)[1].index
         if r.A_FOLLOW in legal:
@@ -357,4 +358,4 @@ class GreedyPlayer:
         """The greedy choice from the seat's view (a dict) or from its facts (`Seat`)."""
         if len(legal) == 1:
             return legal[0]
-        return self.policy.choose(view if type(view) is Seat else from_view(self.rules, view), legal)
+        return self.policy.choose(view if isinstance(view, Seat) else from_view(self.rules, view), legal)

@@ -16,17 +16,19 @@ from .seat import from_state, from_view, played_cards, world_partner, world_tric
 DEFAULT_ROLLOUTS = 200
 
 
-def playout(world, policy: GreedyPolicy) -> None:
+def playout(world, policy: GreedyPolicy, play=None) -> None:
     """Play a world to its end with the greedy policy at every seat; an exchange's choice (as greedy's `choose`
-    routes it: no claim, no card to play) made from the world's masks without the seat's whole situation."""
+    routes it: no claim, no card to play) made from the world's masks without the seat's whole situation.
+    `play(world, policy)`, when given, plays the play phase instead (it returns once the phase is over)."""
     r = world.rules
     nd, stop = r.A_DISCARD, r.A_STOP
     legal_actions = world.legal_actions
     apply = world.apply
     choose = policy.choose
+    play = play or _play
     while world.phase != DONE:
         if world.phase == PLAY:
-            _play(world, policy)
+            play(world, policy)
             continue
         if world.phase == EXCHANGE:
             world.play_exchange(_exchanger(world))
@@ -69,7 +71,9 @@ def _play(world, policy: GreedyPolicy) -> None:
     # the declarer's partner as each seat knows him: fixed through the play when there is none
     sides = None if world.partner >= 0 else [world_partner(world, seat) for seat in range(r.players)]
     hands, discards = world.hands, world.discards  # changed in place only
-    t = ctx = full = trump = None
+    trump = world.trump  # the tables as play begins (and again once the first lead fixes trumps)
+    t = played_tables(r, contract, trump)
+    ctx, full = t.ctx, t.full
 
     def pick(seat: int, cards: list[int], trick: list[tuple[int, int]], played: int) -> int:
         if low and seat == declarer:
@@ -79,7 +83,7 @@ def _play(world, policy: GreedyPolicy) -> None:
                     active, cards)
 
     while world.phase == PLAY:
-        if t is None or world.trump is not trump:  # trumps fixed by the first lead (contract `trump: first_lead`)
+        if world.trump is not trump:  # trumps fixed by the first lead (contract `trump: first_lead`)
             trump = world.trump
             t = played_tables(r, contract, trump)
             ctx, full = t.ctx, t.full
@@ -147,12 +151,12 @@ class PimcPlayer:
         else:
             cand = others[0]
         end = t0 + self.seconds if self.seconds is not None else None
-        diffs, _ = self._search(k, me, greedy, [cand], self.rollouts - used, end)
-        if diffs is None:
+        fresh, _ = self._search(k, me, greedy, [cand], self.rollouts - used, end)
+        if fresh is None:
             self.fallbacks += 1
             return greedy
-        d = diffs[cand]
-        m, se = _mean_se(d)
+        d = fresh[cand]
+        m, se = mean_se(d)
         wins = sum(1 for x in d if x > 0)
         losses = sum(1 for x in d if x < 0)
         return cand if wins > losses and m > self.margin * se else greedy
@@ -173,22 +177,21 @@ class PimcPlayer:
             w = self.sampler(k, self.rng)
             if w is None:
                 break
-            base = _payout(w, greedy, me, self.policy)
+            base = self._payout(w, greedy, me)
             for a in acts:
-                diffs[a].append(_payout(w, a, me, self.policy) - base)
+                diffs[a].append(self._payout(w, a, me) - base)
             done += per
         return (diffs if done else None), done
 
+    def _payout(self, world, a: int, me: int) -> int:
+        """`me`'s payment when action `a` is taken in `world` (left unchanged) and greedy plays out the rest."""
+        x = world.clone()
+        x.apply(a)
+        playout(x, self.policy)
+        return x.res.payments[me]  # the payments kept at the end (the result without its account)
 
-def _payout(world, a: int, me: int, policy: GreedyPolicy) -> int:
-    """`me`'s payment when action `a` is taken in `world` (left unchanged) and greedy plays out the rest."""
-    x = world.clone()
-    x.apply(a)
-    playout(x, policy)
-    return x.res.payments[me]  # the payments kept at the end (the result without its account)
 
-
-def _mean_se(xs: list[float]) -> tuple[float, float]:
+def mean_se(xs: list[float]) -> tuple[float, float]:
     n = len(xs)
     m = sum(xs) / n
     if n < 2:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Any
 
 from ..cards import mask as mask_of_ids
 from ..engine import State
@@ -28,7 +29,8 @@ class Knowledge:
         self.acts = [(a["seat"], a["action"]) for a in v["actions"]]
         # the actions to replay in every sample, read once: (seat, notation, id or None for a hidden card)
         try:
-            self.steps = [(seat, text, _parse(rules, text)) for seat, text in self.acts]
+            self.steps: list[tuple[Any, Any, int | None]] | None = [(seat, text, _parse(rules, text))
+                                                                     for seat, text in self.acts]
         except OmbreError:  # no world replays an action that is none
             self.steps = None
         # what the seat is offered now and whether it knows its partner: both may follow from hidden cards (a
@@ -237,6 +239,7 @@ def _try(k: Knowledge, rng: random.Random) -> State | None:
             owned[k.decl] |= 1 << g
             owned[h] &= ~(1 << g)
     hands = [owned[s] & ~drawn[s] for s in range(n)]
+    assert k.steps is not None  # worlds are sampled for a consistent view, whose actions all parse
     try:
         w = State(r, dealer=k.v["dealer"], pool=k.v["pool_before"], hands=hands, talon=talon,
                   session=k.v.get("session"))

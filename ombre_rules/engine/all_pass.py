@@ -4,8 +4,10 @@ ruleset/all_pass.py): redeal, force a seat to play a contract or to choose one (
 all pass again goes on with the next branch whose condition holds."""
 from __future__ import annotations
 
+from .fields import Fields
 
-class AllPassStage:
+
+class AllPassStage(Fields):
     """The all-pass branches (a mixin of State; `ap_at` is the next branch to try)."""
 
     __slots__ = ()
@@ -21,11 +23,12 @@ class AllPassStage:
                 continue
             if b.then == "redeal":
                 break
-            if b.then == "force" and b.contract is not None:
-                self._begin_contract(self._seat(b.who), b.contract)
-                return
             if b.then == "force":
+                assert b.who is not None  # a forced seat is named (the default: forehand)
                 seat = self._seat(b.who)
+                if b.contract is not None:
+                    self._begin_contract(seat, b.contract)
+                    return
                 self._start_auction(self.ap_at, b.contracts)
                 self.passed = [s != seat for s in range(self.n)]
                 self.first_bidder = self.to_move = seat

@@ -7,10 +7,11 @@ when the exchange is over (ExchangeStage._continue_exchange), before trumps are 
 from __future__ import annotations
 
 from ..ruleset import Contract
+from .fields import Fields
 from .phases import ANNOUNCE, TRUMP
 
 
-class AnnounceStage:
+class AnnounceStage(Fields):
     """The declarer's announcement after the exchange (a mixin of State)."""
 
     __slots__ = ()
@@ -24,6 +25,7 @@ class AnnounceStage:
 
     def _announce_choices(self) -> list[Contract]:
         ann = self.rules.announce
+        assert ann is not None and self.contract is not None  # phase ANNOUNCE: the variant has announcements
         level = self.contract.level
         env = self.env()
         out = []
@@ -50,6 +52,8 @@ class AnnounceStage:
 
     def _apply_announce(self, a: int) -> None:
         r = self.rules
+        c = self.contract
+        assert c is not None  # announced after a contract
         if a != r.A_PASS:
             c = self.contract = r.contracts[a - r.A_BID]
             if c.trump_mode == "none":
@@ -59,7 +63,7 @@ class AnnounceStage:
             elif self.trump is not None:
                 self._set_trump(self.trump)
             self.trump_open = self.trump is None and c.trump_mode == "first_lead"
-        if self.trump is None and self.contract.trump_mode == "named":
+        if self.trump is None and c.trump_mode == "named":
             self.phase = TRUMP
             self.to_move = self.declarer
             return

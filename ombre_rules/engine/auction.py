@@ -6,12 +6,16 @@ Driven by `auction` (`first`, `form`, `hold`, `jumps`, `forced`, `final`, `openi
 ruleset/auction.py. It ends in ContractStage._begin_contract, the DECLARE phase, or the end of the deal."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..envs import SEAT_VARS
+from ..lang import Expr
 from ..ruleset import Contract
+from .fields import Fields
 from .phases import AUCTION, DECLARE, RAISE
 
 
-class AuctionStage:
+class AuctionStage(Fields):
     """The auction's phases (a mixin of State, which keeps every field)."""
 
     __slots__ = ()
@@ -32,7 +36,7 @@ class AuctionStage:
             acts.append(r.A_HOLD)
         return acts
 
-    def _random_bid(self, rand) -> None:
+    def _random_bid(self, rand: Callable[[], float]) -> None:
         """One decision of `random_playout` in the auction: the action at a random place of the list
         `_legal_auction` gives, applied as `_apply_auction` applies it (the list is built only when bid
         conditions, a compulsory bid or a forced choice shape it)."""
@@ -82,24 +86,25 @@ class AuctionStage:
     def _compelled(self, acts: list[int]) -> bool:
         """Whether the seat to move must bid: a compulsory contract it meets the condition of is among its bids."""
         r = self.rules
-        return any(r.A_BID + c.index in acts and self.eval(c.compulsory) for c in r.compulsory)
+        return any(r.A_BID + c.index in acts and c.compulsory is not None and self.eval(c.compulsory)
+                   for c in r.compulsory)
 
     def _may_hold(self, forced: bool) -> bool:
         """Whether the seat to move may take over the high bid at its level: it bids earlier, or it is forced
         (`forced`, from _forced)."""
         if forced:
             return True
-        hs = self.high_seat
-        if hs < 0 or not self.rules.hold_by_priority or not self.high.holdable:
+        hs, high = self.high_seat, self.high
+        if hs < 0 or high is None or not self.rules.hold_by_priority or not high.holdable:
             return False
         fb, n = self.first_bidder, self.n
         if (self.to_move - fb) % n >= (hs - fb) % n:
             return False
-        if self.high.bid_when is not None and not self.eval(self.high.bid_when):  # only who may bid it holds it
+        if high.bid_when is not None and not self.eval(high.bid_when):  # only who may bid it holds it
             return False
         return self.rules.auction.choice == "bid" or bool(self._choices(self.high_level))
 
-    def _start_auction(self, rnd: int, contracts) -> None:
+    def _start_auction(self, rnd: int, contracts: tuple[Contract, ...]) -> None:
         self.phase = AUCTION
         self.high = None
         self.high_level = 0
@@ -170,7 +175,8 @@ class AuctionStage:
 
     def _others_passed(self, s: int) -> bool:
         """Whether seat s, to speak in the main round, is the forced seat and every other seat has passed."""
-        return self.round_no == 0 and self.passed.count(False) == 1 and s == self._seat(self.rules.auction.force_who)
+        who = self.rules.auction.force_who
+        return self.round_no == 0 and self.passed.count(False) == 1 and who is not None and s == self._seat(who)
 
     def _duel_next(self) -> None:
         """Duels in bidding order: the seat with priority against a challenger; the survivor of each duel
@@ -211,16 +217,18 @@ class AuctionStage:
 
     def _show(self, c: Contract) -> None:
         """The seat to move shows the cards a contract requires, to every seat."""
+        assert c.show is not None  # called for a contract that shows cards
         self.shown[self.to_move] |= self.hands[self.to_move] & self._cards_mask(c.show)
 
-    def _cards_mask(self, expr) -> int:
+    def _cards_mask(self, expr: Expr) -> int:
         """The cards a list expression names, as a mask; cached per dealer when it depends only on the seats
         and on names evaluated without trumps."""
         r = self.rules
         static = self.ctx is None and expr.uses <= SEAT_VARS | r.namespace.names and self.nxt is r.rings[self.dealer]
         key = (expr, self.dealer, "mask")
         if static and key in r.seat_cache:
-            return r.seat_cache[key]
+            cached: int = r.seat_cache[key]
+            return cached
         m = 0
         for x in self.eval(expr) or ():
             if x is not None:
@@ -264,12 +272,14 @@ class AuctionStage:
         """The auction's winner may name a higher contract (or pass to keep his), when `raise_when` holds; a bid
         that turns its trump first shows the card it would turn (`raise_after_turn`)."""
         r = self.rules
+        high = self.high
+        assert high is not None  # a bid won the auction
         self.phase = RAISE
         self.to_move = self.high_seat
         if r.raise_when is not None and not self.eval(r.raise_when) or len(self._legal_raise()) == 1:
-            self._begin_contract(self.high_seat, self.high)
+            self._begin_contract(self.high_seat, high)
             return
-        if r.raise_after_turn and self.high.trump_mode == "turned" and self.talon:
+        if r.raise_after_turn and high.trump_mode == "turned" and self.talon:
             self.turned = self.talon[0]
 
     def _legal_raise(self) -> list[int]:
@@ -283,5 +293,6 @@ class AuctionStage:
     def _apply_raise(self, a: int) -> None:
         """The auction's winner names a higher contract, or passes to keep his."""
         r = self.rules
+        assert self.high is not None  # a bid won the auction
         self._begin_contract(self.high_seat, self.high if a == r.A_PASS else r.contracts[a - r.A_BID])
 

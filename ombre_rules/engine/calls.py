@@ -8,15 +8,17 @@ from __future__ import annotations
 
 from ..cards import bits as _bits
 from ..errors import OmbreError, SpecError
+from .fields import Fields
 from .phases import DEMAND, GIVE, GIVEBACK, TRUMP
 
 
-class CallStage:
+class CallStage(Fields):
     """The phases of called and demanded cards (a mixin of State)."""
 
     __slots__ = ()
 
     def _legal_call(self) -> list[int]:  # worked out once, as the phase began
+        assert self.lc is not None  # set as the phase began
         return list(self.lc)
 
     def _apply_call(self, a: int) -> None:
@@ -25,6 +27,7 @@ class CallStage:
     def _callable(self) -> list[int]:
         """The cards the declarer may call now, by the contract's `call.allowed`."""
         env = self.env()
+        assert self.contract is not None and self.contract.call is not None  # only a contract with a call calls
         allowed = self.contract.call.allowed
         out = []
         try:
@@ -44,6 +47,7 @@ class CallStage:
         bit = 1 << c
         holder = next((s for s in range(self.n) if self.hands[s] & bit), -1)
         d = self.declarer
+        assert self.contract is not None and self.contract.call is not None  # only a contract with a call calls
         if not self.contract.call.demand:
             self.partner = holder if holder != d else -1
             self._start_play()
@@ -96,6 +100,7 @@ class CallStage:
     def _legal_give_back(self) -> list[int]:
         r = self.rules
         hand = self.hands[self.to_move]
+        assert r.demands is not None  # phase GIVEBACK: the variant has demands
         return [r.A_GIVE + c for c in _bits(hand & r.demands.give or hand)]
 
     def _apply_give_back(self, a: int) -> None:
@@ -113,7 +118,9 @@ class CallStage:
     def _demandable(self) -> int:
         """Cards the declarer may still name: allowed, not his, not laid away by him, not named in vain."""
         d = self.declarer
-        m = self.rules.demands.cards & ~self.hands[d] & ~self.discards[d]
+        demands = self.rules.demands
+        assert demands is not None  # a contract demands cards: the variant has demands
+        m = demands.cards & ~self.hands[d] & ~self.discards[d]
         for c, frm, _to, _public in self.handed:
             if frm < 0:
                 m &= ~(1 << c)

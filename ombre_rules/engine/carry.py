@@ -3,12 +3,15 @@
 written by `set:` steps). Both are tuples in the order the file declares them."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import OmbreError
 
+if TYPE_CHECKING:
+    from ..ruleset import Ruleset
 
-def start_values(rules: Any, given: dict | None) -> tuple:
+
+def start_values(rules: Ruleset, given: dict[str, Any] | tuple[Any, ...] | None) -> tuple[Any, ...]:
     """The carried values a deal begins with: the variant's start values, with those `given` by name (or
     another deal's tuple of them, as it is)."""
     if type(given) is tuple and rules.carry is not None and len(given) == len(rules.carry.names):
@@ -20,6 +23,6 @@ def start_values(rules: Any, given: dict | None) -> tuple:
     return rules.carry.values(given)
 
 
-def as_json(rules: Any, values: tuple) -> dict | None:
+def as_json(rules: Ruleset, values: tuple[Any, ...]) -> dict[str, Any] | None:
     """The carried values by name, as records and result lines hold them (None when the variant has none)."""
     return rules.carry.to_json(values) if rules.carry is not None else None

@@ -6,12 +6,16 @@ Driven by a contract's `trump`, `trump_after_exchange`, `trump_allowed`, `played
 `play.surrender`, and by `auction.contract_choice`; compiled in ruleset/contract_rules.py."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from ..cards import Suit
 from ..errors import SpecError
 from ..ruleset import Contract
+from .fields import Fields
 from .phases import PLAY, TRUMP
 
 
-class ContractStage:
+class ContractStage(Fields):
     """The contract's phases (a mixin of State)."""
 
     __slots__ = ()
@@ -82,6 +86,7 @@ class ContractStage:
 
     def _legal_trump(self) -> list[int]:
         r = self.rules
+        assert self.contract is not None  # trumps are named for a contract
         if self.contract.trump_allowed is None:
             return list(range(r.A_TRUMP, r.A_TRUMP + len(r.deck.suits)))
         return [r.A_TRUMP + s.index for s in self._trump_options()]
@@ -92,8 +97,9 @@ class ContractStage:
         self._set_trump(r.deck.suits[a - r.A_TRUMP])
         self._continue_exchange()
 
-    def _trump_options(self):
+    def _trump_options(self) -> Sequence[Suit]:
         c = self.contract
+        assert c is not None  # trumps are named for a contract
         suits = self.rules.deck.suits
         if c.trump_allowed is None:
             return suits
@@ -115,9 +121,10 @@ class ContractStage:
             m |= masks[s.index]
         return hand & m or hand
 
-    def _set_trump(self, suit) -> None:
+    def _set_trump(self, suit: Suit | None) -> None:
         self.trump = suit
         c = self.contract
+        assert c is not None  # trumps are those of a contract
         ctx = self.ctx = self.rules.context(c.ranking, suit)
         self.follow_rows = ctx.follow(c.follow_id)
 

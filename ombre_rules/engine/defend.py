@@ -8,10 +8,11 @@ steps before play (PlayStage._pre_play); `defending`, `inviter` and `invited` na
 from __future__ import annotations
 
 from ..envs import defenders
+from .fields import Fields
 from .phases import DEFEND
 
 
-class DefendStage:
+class DefendStage(Fields):
     """The defenders' decisions (a mixin of State)."""
 
     __slots__ = ()
@@ -42,12 +43,15 @@ class DefendStage:
 
     def _may_invite(self, seat: int) -> bool:
         """The last defender to decide, when every earlier one passed and no invitation was refused."""
-        if not self.rules.defence.invite or len(self.def_queue) != 1 or self.def_refused or self.inviter >= 0:
+        d = self.rules.defence
+        assert d is not None  # phase DEFEND: the variant has defence
+        if not d.invite or len(self.def_queue) != 1 or self.def_refused or self.inviter >= 0:
             return False
         return any(not self.def_in >> s & 1 for s in defenders(self) if s != seat)
 
     def _apply_defend(self, a: int) -> None:
         r = self.rules
+        assert r.defence is not None  # phase DEFEND: the variant has defence
         seat = self.to_move
         queue = self.def_queue
         del queue[0]

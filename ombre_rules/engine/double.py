@@ -6,10 +6,11 @@ Driven by `doubling` (`who`, `when`, `redouble`, `factors`); compiled in ruleset
 steps before play (PlayStage._pre_play), after the defenders' decisions."""
 from __future__ import annotations
 
+from .fields import Fields
 from .phases import DOUBLE
 
 
-class DoubleStage:
+class DoubleStage(Fields):
     """Doubling and redoubling (a mixin of State)."""
 
     __slots__ = ()
@@ -34,6 +35,7 @@ class DoubleStage:
 
     def _apply_double(self, a: int) -> None:
         r = self.rules
+        assert r.doubling is not None  # phase DOUBLE: the variant has doubling
         queue = self.dbl_queue
         if a == r.A_DOUBLE:
             self.doubles = 1

@@ -10,10 +10,11 @@ from collections.abc import Callable
 
 from ..checks import as_count
 from .deal import BIT as _BIT
+from .fields import Fields
 from .phases import EXCHANGE, TRUMP
 
 
-class ExchangeStage:
+class ExchangeStage(Fields):
     """The exchange phase (a mixin of State)."""
 
     __slots__ = ()
@@ -56,6 +57,7 @@ class ExchangeStage:
     def _continue_exchange(self) -> None:
         """Give the next exchanger his turn, skipping those who may change nothing; then start play."""
         c = self.contract
+        assert c is not None  # the exchange follows a contract
         ex = c.exchange
         decl = self.declarer
         queue = self.ex_queue
@@ -149,6 +151,7 @@ class ExchangeStage:
     def _a_draw(self) -> None:
         seat = self.to_move
         k = self.ex_count
+        assert self.contract is not None  # the exchange follows a contract
         if self.contract.exchange.take_talon and seat == self.declarer:  # he took the talon: he draws nothing
             k = 0
         got = self.talon[:k]

@@ -4,10 +4,13 @@ fixed, takes the talon if asked and lays cards away; they stay his, hidden.
 Driven by `lay_away` (`who`, `take_talon`, `count`, `allowed`); compiled in ruleset/mechanics.py."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from .fields import Fields
 from .phases import LAYAWAY
 
 
-class LayAwayStage:
+class LayAwayStage(Fields):
     """The lay-away phase (a mixin of State)."""
 
     __slots__ = ()
@@ -15,7 +18,7 @@ class LayAwayStage:
     def _legal_lay_away(self) -> list[int]:
         return [self.rules.A_DISCARD + c for c in self.rules.deck.bits(self._lay_away_mask(self.to_move))]
 
-    def _random_lay_away(self, rand) -> None:
+    def _random_lay_away(self, rand: Callable[[], float]) -> None:
         """One card laid away in `random_playout`: the one at a random place of the list legal_actions gives,
         applied as apply applies it."""
         cards = self.rules.deck.bits(self._lay_away_mask(self.to_move))
@@ -30,6 +33,7 @@ class LayAwayStage:
 
     def _start_lay_away(self, seat: int) -> None:
         la = self.rules.lay_away
+        assert la is not None  # phase LAYAWAY: the variant has lay_away
         if la.at_deal:  # before the auction: its fields exist, empty
             self.high, self.high_level, self.high_seat = None, 0, -1
             self.passed = [False] * self.n
@@ -56,7 +60,9 @@ class LayAwayStage:
     def _lay_away_mask(self, seat: int) -> int:
         """The cards the seat may lay away: those allowed, or any card if he holds none of them."""
         hand = self.hands[seat]
-        return hand & self.rules.lay_away.allowed or hand
+        la = self.rules.lay_away
+        assert la is not None  # phase LAYAWAY: the variant has lay_away
+        return hand & la.allowed or hand
 
     def _lay_away(self, c: int) -> None:
         seat = self.to_move
@@ -69,7 +75,9 @@ class LayAwayStage:
             self._lay_away_done()
 
     def _lay_away_done(self) -> None:
-        if self.rules.lay_away.at_deal:
+        la = self.rules.lay_away
+        assert la is not None  # phase LAYAWAY: the variant has lay_away
+        if la.at_deal:
             self._start_auction(0, self.rules.main_round)
         else:
             self._start_play()

@@ -1,9 +1,12 @@
 """Each seat's pile of won cards, with the excuse card's exchange applied: worked out from the tricks, so the
-play loop never has to move cards between piles."""
+play loop never has to move cards between piles. A `state` here is a State (or a solver's copy of one), typed
+`Any`: expressions read piles through `envs`, below the engine, so this module imports nothing of the package."""
 from __future__ import annotations
 
+from typing import Any
 
-def excuse_trick(state) -> tuple[int, int, int] | None:
+
+def excuse_trick(state: Any) -> tuple[int, int, int] | None:
     """(trick number, owner, winner) of the trick the excuse card was played to, if it has been."""
     ex = state.rules.excuse
     if ex is None:
@@ -14,7 +17,7 @@ def excuse_trick(state) -> tuple[int, int, int] | None:
     return None
 
 
-def piles(state) -> list[int]:
+def piles(state: Any) -> list[int]:
     """Card masks by seat: the tricks each seat won; the excuse goes back to its owner, who gives the trick's
     winner the lowest card of his pile that may compensate, at once or after the first trick that brings him
     one. A debt never paid lapses."""
@@ -47,13 +50,15 @@ def piles(state) -> list[int]:
     return won
 
 
-def excuse_debt(state) -> tuple[int, int, int] | None:
+def excuse_debt(state: Any) -> tuple[int, int, int] | None:
     """(owner, winner, card given or -1 while unpaid) of the excuse exchange so far; None without one."""
     at = excuse_trick(state)
     if at is None:
         return None
     i, owner, w = at
-    if state.rules.excuse.last_trick_lost and i == state.play_hands[0].bit_count() - 1:
+    ex = state.rules.excuse
+    assert ex is not None  # the excuse card was played
+    if ex.last_trick_lost and i == state.play_hands[0].bit_count() - 1:
         return None
     given = state.won[owner] & piles(state)[w] & ~state.won[w]
     return owner, w, given.bit_length() - 1 if given else -1

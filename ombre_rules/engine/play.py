@@ -10,12 +10,17 @@ and precomputed follow rows only."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
+from .. import kernel as _kernel
 from .deal import BIT as _BIT
+from .fields import Fields
 from .phases import CALL, CONSENT, PLAY, SURRENDER, XPLAY
 
+_ALL_TRICKS = 1 << 30  # tricks the kernel may play in one call when no rule must be read between them
 
-class PlayStage:
+
+class PlayStage(Fields):
     """The play phases (a mixin of State)."""
 
     __slots__ = ()
@@ -74,8 +79,11 @@ class PlayStage:
             if k > self.best:
                 self.best = k
                 self.best_seat = seat
-                if self.follow_high and self.ctx.eff[a] == self.ctx.eff[self.led]:
-                    self.led = a  # the follow rules now answer this card
+                if self.follow_high:
+                    ctx = self.ctx
+                    assert ctx is not None  # trumps are known once a card is led
+                    if ctx.eff[a] == ctx.eff[self.led]:
+                        self.led = a  # the follow rules now answer this card
         else:
             if self.trump_open:  # the suit led is trumps
                 self.trump_open = False
@@ -84,6 +92,7 @@ class PlayStage:
             self.leader = self.best_seat = seat
             self.led = a
             ctx = self.ctx
+            assert ctx is not None  # trumps are known once a card is led
             row = self.keyrow = ctx.key[ctx.eff[a]]
             self.best = row[a]
         trick.append(a)
@@ -102,7 +111,11 @@ class PlayStage:
     def _concede_open(self) -> bool:
         """Whether the declarer may still concede in this play: in its first tricks (`concede` limit), until a
         defender refused (the window only closes, trick by trick)."""
-        return self.concede_ok and not self.concede_refused and len(self.trick_log) < self.contract.play.concede[0]
+        if not self.concede_ok or self.concede_refused:
+            return False
+        c = self.contract
+        assert c is not None and c.play.concede is not None  # concede_ok: the contract's play has `concede`
+        return len(self.trick_log) < c.play.concede[0]
 
     def _apply_play(self, a: int) -> None:
         """An action of the play phase other than a card: stop (a claim) or concede."""
@@ -123,6 +136,7 @@ class PlayStage:
                 return True
         if self.pre == 1:
             self.pre = 2
+            assert self.contract is not None  # play follows a contract
             if self.contract.demands:
                 self.ex_count = 0
                 self.ex_max = self.contract.demands
@@ -140,7 +154,9 @@ class PlayStage:
     def _start_play(self) -> None:
         if self.pre < 4 and self._pre_play():
             return
-        call = self.contract.call
+        c = self.contract
+        assert c is not None  # play follows a contract
+        call = c.call
         if call is not None and self.called < 0:
             calls = self._callable()
             if calls:
@@ -148,12 +164,12 @@ class PlayStage:
                 self.to_move = self.declarer
                 self.lc = tuple(self.rules.A_CALL + c for c in calls)
                 return
-        if self.trump is None and self.contract.trump_mode == "called":
+        if self.trump is None and c.trump_mode == "called":
             self._trump_by_holder()
             return
         self.phase = PLAY
         self.play_hands = tuple(self.hands)
-        play = self.contract.play
+        play = c.play
         self.leader = self.to_move = self._seat_in_play(play.first_leader)
         self.claim_at = play.claim[0] if play.claim is not None else -1
         self.concede_ok = play.concede is not None and (play.concede[1] is None or bool(self.eval(play.concede[1])))
@@ -168,11 +184,12 @@ class PlayStage:
         self._play_with_excuse()
 
     def _trick_start(self) -> None:
+        assert self.contract is not None  # play follows a contract
         play = self.contract.play
         leader = self.leader
         if len(self.trick_log) == self.claim_at and not self.committed \
                 and (leader == self.declarer or (play.claim_by_side and leader == self.partner)) \
-                and self.eval(play.claim[1]):
+                and play.claim is not None and self.eval(play.claim[1]):
             self.claim_pending = True
             self.claim_seat = leader
             if play.claim_tells and self.partner >= 0:
@@ -199,11 +216,17 @@ class PlayStage:
     def _random_tricks(self, rand: Callable[[], float]) -> None:
         """Tricks of `random_playout`, from a lead, while no claim or concession is open. A card is chosen from
         the list legal_actions would give, and played as apply plays it (both kept in step with these); a
-        trick is closed as `_close_trick` closes it."""
+        trick is closed as `_close_trick` closes it. The compiled kernel plays them when it is on."""
+        assert self.contract is not None  # play follows a contract
+        k = _kernel.tables(self.ctx, self.contract.follow_id) if _kernel.ON else None
+        if k is not None:
+            self._kernel_tricks(k, rand)
+            return
         hands, hl, nxt, history = self.hands, self.hl, self.nxt, self.history
         tricks, won, log = self.tricks, self.won, self.trick_log
         rows, others = self.follow_rows, range(self.tn - 1)
         ctx = self.ctx
+        assert ctx is not None  # trumps are known in plain play
         key, eff = ctx.key, ctx.eff
         end_when, claim_at, high = self.end_when, self.claim_at, self.follow_high
         self.lm = -1  # a legal mask a caller had asked for is not used by the cards played here
@@ -265,6 +288,26 @@ class PlayStage:
                 if self.claim_pending:
                     return
 
+    def _kernel_tricks(self, k: Any, rand: Callable[[], float]) -> None:
+        """`_random_tricks` by the compiled kernel (tables `k`): whole tricks there, up to the next one whose end
+        a rule here reads (`end_when` after each trick, the claim's trick); the end of the deal here."""
+        hands, log = self.hands, self.trick_log
+        end_when, claim_at = self.end_when, self.claim_at
+        self.lm = -1
+        seat = self.to_move
+        while True:
+            run = 1 if end_when is not None else claim_at - len(log) if claim_at > len(log) else _ALL_TRICKS
+            seat = _kernel.random_tricks(k, hands, self.hl, self.history, self.tricks, self.won, log, self.nxt,
+                                         self.tn, self.follow_high, seat, rand, run)
+            self.leader = self.to_move = seat
+            if not hands[seat] or (end_when is not None and self.eval(end_when)):
+                self._finish()
+                return
+            if len(log) == claim_at:
+                self._trick_start()
+                if self.claim_pending:
+                    return
+
     def _picked_tricks(self, pick: Callable[[int, list[int], list[tuple[int, int]], int], int]) -> None:
         """Cards of `State.play_tricks`: while plain play goes on (no claim or concession open, trumps known),
         `pick(seat, cards, trick, played)` names the card of `seat` when it has a choice: one of `cards` (the
@@ -282,7 +325,9 @@ class PlayStage:
         rows, tn, high = self.follow_rows, self.tn, self.follow_high
         tricks, won, log = self.tricks, self.won, self.trick_log
         end_when, claim_at = self.end_when, self.claim_at
-        eff = self.ctx.eff
+        ctx = self.ctx
+        assert ctx is not None  # trumps are known in plain play
+        eff = ctx.eff
         seat = self.to_move
         trick = self.trick
         pairs = []
@@ -325,7 +370,7 @@ class PlayStage:
                 tm = bit
                 leader = best_seat = seat
                 led = a
-                row = self.ctx.key[eff[a]]
+                row = ctx.key[eff[a]]
                 best = row[a]
             trick.append(a)
             pairs.append((seat, a))
@@ -356,6 +401,7 @@ class PlayStage:
 
     def _a_concede(self) -> None:
         seat = self.to_move
+        assert self.contract is not None and self.contract.play.concede is not None  # a concession was open
         consent = self.contract.play.concede[2]
         if consent is not None and self.eval(consent):
             self.phase = CONSENT
@@ -388,6 +434,7 @@ class PlayStage:
         self.concede_refused = True
         self.phase = PLAY
         self.consent_queue = []
+        assert self.contract is not None and self.contract.play.concede is not None  # a concession was open
         takeover = self.contract.play.concede[3]
         if takeover is not None and self.eval(takeover):
             self.taken_from = self.declarer
@@ -405,20 +452,25 @@ class PlayStage:
 
     def _excuse_led(self) -> bool:
         t = self.trick
-        return len(t) == 1 and t[0] == self.rules.excuse.card
+        ex = self.rules.excuse
+        assert ex is not None  # phase XPLAY: the variant has an excuse card
+        return len(t) == 1 and t[0] == ex.card
 
     def _excuse_forced(self) -> bool:
         """Whether the seat to move must play the excuse now: it holds it and its last trick for it has come."""
         ex = self.rules.excuse
+        assert ex is not None  # phase XPLAY: the variant has an excuse card
         if not ex.latest or len(self.trick_log) + 1 < ex.latest:
             return False
         return bool(self.hands[self.to_move] >> ex.card & 1)
 
     def _legal_xplay(self) -> list[int]:
         """After an excuse lead any card may be played (it fixes the suit); otherwise the usual rules."""
+        ex = self.rules.excuse
+        assert ex is not None  # phase XPLAY: the variant has an excuse card
         if self._excuse_forced():
-            self.lm = 1 << self.rules.excuse.card
-            return [self.rules.excuse.card]
+            self.lm = 1 << ex.card
+            return [ex.card]
         if self._excuse_led():
             self.lm = self.hands[self.to_move]
             return self.hl[self.to_move][:]
@@ -437,10 +489,12 @@ class PlayStage:
         if not self._excuse_led():
             self.phase = PLAY
             self.lc = None
+            ex = self.rules.excuse
+            assert ex is not None  # phase XPLAY: the variant has an excuse card
             try:
                 self.apply(a)
             finally:
-                if self.phase == PLAY and (a != self.rules.excuse.card or self._excuse_led()):
+                if self.phase == PLAY and (a != ex.card or self._excuse_led()):
                     self.phase = XPLAY
             return
         seat = self.to_move
@@ -453,6 +507,7 @@ class PlayStage:
         self.lm = -1
         self.lc = None
         ctx = self.ctx
+        assert ctx is not None  # trumps are known in play
         row = self.keyrow = ctx.key[ctx.eff[a]]
         self.led = a
         self.best = row[a]

@@ -2,9 +2,15 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
+from .fields import Fields
 from .phases import GIVEBACK
+
+if TYPE_CHECKING:
+    from ..ruleset import Ruleset
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,15 +25,22 @@ class Event:
     hidden: bool  # the action's card is private to its seat (a discard), or to it and its receiver (a gift)
     receiver: int = -1
 
-    def public(self, viewer: int) -> dict:
-        text = self.text if not self.hidden or viewer in (self.seat, self.receiver) else self.text.split()[0]
-        return {"seat": self.seat, "phase": self.phase, "action": text}
+    def public(self, viewer: int | None) -> dict[str, Any]:
+        """The event as `viewer` may know it (None: a spectator, who sees no seat's private cards)."""
+        return {"seat": self.seat, "phase": self.phase, "action": self.text if self.known_to(viewer)
+                else self.text.split()[0]}
+
+    def known_to(self, viewer: int | None) -> bool:
+        """Whether `viewer` (a seat, or None for a spectator) knows the action's card."""
+        return not self.hidden or (viewer is not None and viewer >= 0
+                                   and (viewer == self.seat or viewer == self.receiver))
 
 
-def initial(state):
+def initial(state: Fields) -> Fields:
     """A fresh state with the same deal as `state` (made by its own class: this module does not import State,
     which reaches it through its views)."""
-    return type(state)(state.rules, dealer=state.dealer, pool=state.pool_before, hands=list(state.deal_hands),
+    new: Callable[..., Fields] = type(state)
+    return new(state.rules, dealer=state.dealer, pool=state.pool_before, hands=list(state.deal_hands),
                        talon=list(state.deal_talon), seed=state.seed, session=state.carry)
 
 
@@ -38,7 +51,9 @@ class _Memo:
     __slots__ = ("rules", "deal", "history", "state", "events")
 
     def __init__(self) -> None:
-        self.rules = self.deal = self.state = None
+        self.rules: Ruleset | None = None
+        self.deal: tuple[Any, ...] | None = None
+        self.state: Fields | None = None
         self.history: list[int] = []
         self.events: list[Event] = []
 
@@ -51,7 +66,7 @@ def forget() -> None:
     _LOCAL.memo = _Memo()
 
 
-def events(state) -> list[Event]:
+def events(state: Fields) -> list[Event]:
     """The deal's actions so far, each with its seat and phase."""
     r = state.rules
     hist = state.history
@@ -60,7 +75,7 @@ def events(state) -> list[Event]:
     if m is None:
         m = _LOCAL.memo = _Memo()
     done = len(m.history)
-    if m.rules is r and m.deal == deal and done <= len(hist) and hist[:done] == m.history:
+    if m.rules is r and m.deal == deal and done <= len(hist) and hist[:done] == m.history and m.state is not None:
         s, out = m.state, m.events
     else:
         s, out, done = initial(state), [], 0

@@ -35,7 +35,7 @@ class SessionClose(NamedTuple):
     pool_before: int
     pool_after: int
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"payments": list(self.payments), "pool_before": self.pool_before, "pool_after": self.pool_after}
 
 

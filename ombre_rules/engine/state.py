@@ -12,7 +12,8 @@ from typing import Any
 from ..checks import action_id
 from ..envs import SEAT_VARS, DealEnv
 from ..errors import IllegalActionError, OmbreError, SpecError
-from ..explain.account import Account
+from ..explain.account import Account, Entry
+from ..lang import Expr
 from ..ruleset import Contract, Ruleset
 from . import portable
 from .all_pass import AllPassStage
@@ -25,6 +26,7 @@ from .deal import check_deal, shuffled
 from .defend import DefendStage
 from .double import DoubleStage
 from .exchange import ExchangeStage
+from .fields import Fields
 from .lay_away import LayAwayStage
 from .phases import (
     ANNOUNCE,
@@ -48,7 +50,8 @@ from .phases import (
     XPLAY,
 )
 from .play import PlayStage
-from .settle import Result, SettleStage, _new_tuple
+from .result import Result
+from .settle import SettleStage, _new_tuple
 
 __all__ = ["State", "Result", "shuffled"]
 
@@ -60,27 +63,13 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
     It holds every field of the deal (its slots) and dispatches each phase's legal list and actions to the
     stage that owns the phase; the stages are mixins without fields of their own."""
 
-    # the fields of the play loop first, so they share cache lines
-    __slots__ = ("phase", "to_move", "lm", "nc", "hands", "hl", "trick", "history", "claim_pending", "concede_ok",
-                 "keyrow", "best", "best_seat", "leader", "led", "tm", "follow_rows", "nxt", "n", "ctx", "rules",
-                 "tricks", "won", "trick_log", "claim_at", "ex_count", "ex_min", "ex_max", "ex_can_cede", "ex_acts",
-                 "discards", "lc",
-                 "dealer", "seed", "talon", "deal_hands", "deal_talon", "pool_before", "pool", "payments",
-                 "declarer", "contract", "trump", "turned", "high", "high_seat", "high_level", "passed",
-                 "first_bidder", "round_no", "round_bids", "bid_levels", "ex_queue", "ex_first_used", "ceded",
-                 "drawn", "last_exchanger", "play_hands", "committed", "stopped", "conceded", "concede_refused",
-                 "consent_queue", "res", "acct", "outcome", "called", "partner", "told", "claim_seat", "bid_of",
-                 "orders", "tn", "shown", "end_when", "high_by", "duel_p", "duel_q", "duel_queue",
-                 "handed", "pre", "taken_from", "ap_at", "carry", "carry_after",
-                 "def_queue", "def_in", "def_out", "inviter", "invited", "def_refused",
-                 "dbl_queue", "doubles", "doubler", "announced", "talon_shown",
-                 "follow_high",  # play.follow_answers = highest: `led` follows the highest card of its suit
-                 "trump_open")  # contract `trump: first_lead`: trumps wait for the first card led
+    __slots__ = tuple(Fields.__annotations__)  # every field, in the order Fields declares them
 
     def __init__(self, rules: Ruleset, *, seed: int | None = None, dealer: int = 0, pool: int = 0,
                  hands: list[int] | None = None, talon: list[int] | None = None,
-                 session: dict | None = None) -> None:
-        """`session`: the values carried between deals (`session.carry`) by name, for those not at their start."""
+                 session: dict[str, Any] | tuple[Any, ...] | None = None) -> None:
+        """`session`: the values carried between deals (`session.carry`) by name, for those not at their start
+        (or another deal's `carry_after`, as it is)."""
         self.rules = rules
         n = self.n = rules.players
         if not 0 <= dealer < n:
@@ -116,8 +105,11 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
         self.committed = self.stopped = self.conceded = False
         self.claim_pending = self.concede_ok = self.concede_refused = self.trump_open = False
         # sequences replaced (not changed in place) when their phase starts: shared empty tuples until then
-        self.ex_queue = self.ex_acts = self.play_hands = self.consent_queue = self.keyrow = self.follow_rows = ()
-        self.round_bids = self.bid_levels = ()
+        self.play_hands = ()
+        self.keyrow = self.follow_rows = self.round_bids = self.bid_levels = ()
+        self.ex_queue = []
+        self.consent_queue = []
+        self.ex_acts = None
         self.trick: list[int] = []
         self.trick_log: list[tuple[int, tuple[int, ...], int]] = []
         self.nc = rules.A_DISCARD
@@ -163,10 +155,12 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
 
     @property
     def phase_name(self) -> str:
+        """The phase by name (`auction`, `exchange`, `play`, `done`, …)."""
         return PHASE_NAMES[self.phase]
 
     @property
     def is_terminal(self) -> bool:
+        """Whether the deal is over (`result` is then set)."""
         return self.phase == DONE
 
     @property
@@ -229,6 +223,7 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
         return a
 
     def action_str(self, a: int) -> str:
+        """An action id in notation (`Ruleset.action_str`)."""
         return self.rules.action_str(a)
 
     def random_playout(self, rand: Callable[[], float]) -> None:
@@ -289,10 +284,10 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
     def __copy__(self) -> State:
         return _clone(self)
 
-    def __deepcopy__(self, memo: dict) -> State:
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
         return _clone(self)
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as the variant's name, the deal and the actions (see `engine.portable`)."""
         return portable.reduce_state(self)
 
@@ -305,14 +300,14 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
         """The state a line of `to_text` describes."""
         return portable.from_text(cls, text, rules)
 
-    def view(self, seat: int, actions: bool = True) -> dict[str, Any]:
-        """What one seat may see now (its hand, public information, its own discards); `actions=False` leaves
-        out the list of the deal's actions."""
+    def view(self, seat: int | None, actions: bool = True) -> dict[str, Any]:
+        """What one seat may see now (its hand, public information, its own discards; None: a spectator, who
+        sees what every seat sees); `actions=False` leaves out the list of the deal's actions."""
         from .view import view
 
         return view(self, seat, actions)
 
-    def account(self) -> tuple:
+    def account(self) -> tuple[Entry, ...]:
         """The account of a finished deal's payments: each transfer, labelled (`ombre_rules.explain.account`),
         worked out when first asked for."""
         if self.res is None:
@@ -340,7 +335,7 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
         raise IllegalActionError(f"'{what}' is not legal for seat {self.to_move} in {self.phase_name}"
                                  f"{' (' + why + ')' if why else ''}; legal: {shown}")
 
-    def _seat_value(self, expr) -> Any:
+    def _seat_value(self, expr: Expr) -> Any:
         """An expression that depends on nothing but the seats (dealer, forehand, players): cached per dealer
         while the ring of play is the one the deal began with (a sitter who becomes declarer, or a defender who
         lays his hand down, changes forehand and the players)."""
@@ -353,7 +348,7 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
             v = cache[key] = self.eval(expr)
         return v
 
-    def _seat(self, expr) -> int:
+    def _seat(self, expr: Expr) -> int:
         """A seat named by an expression; anything but a seat of this game is an error at its place (the
         compiler refuses an expression that may give one: this guards the engine)."""
         v = self._seat_value(expr)
@@ -361,16 +356,17 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
             raise SpecError(f"expression '{expr.text}' gives {v!r}, not a seat (0 to {self.n - 1})", expr.loc)
         return v
 
-    def _seat_in_play(self, expr) -> int:
+    def _seat_in_play(self, expr: Expr) -> int:
         """The seat an expression names if it takes part in play now, else the next seat round the ring that
         does (a seat that sits the deal out, or a defender who laid his hand down)."""
         s = self._seat(expr)
         return s if s in self.nxt else self.nxt[s]
 
     def env(self) -> DealEnv:
+        """What a deal-level expression sees of this deal now."""
         return DealEnv(self, self.ctx)
 
-    def eval(self, expr, env=None) -> Any:
+    def eval(self, expr: Expr, env: Any = None) -> Any:
         """Evaluate a deal-level expression; a failure is reported at the expression's place."""
         if expr.constant:
             return expr.fn(None)
@@ -387,7 +383,7 @@ _LISTS = {"hands", "talon", "ex_acts", "payments", "history", "passed", "ex_queu
           "def_queue", "dbl_queue"}
 
 
-def _make_clone():
+def _make_clone() -> Callable[[State], State]:
     lines = ["def _clone(self):", "    c = _new(_State)"]
     for name in State.__slots__:
         if name == "hl":
@@ -397,9 +393,10 @@ def _make_clone():
         else:
             lines.append(f"    c.{name} = self.{name}{'[:]' if name in _LISTS else ''}")
     lines.append("    return c")
-    env = {"_new": object.__new__, "_State": State}
+    env: dict[str, Any] = {"_new": object.__new__, "_State": State}
     exec("\n".join(lines), env)  # noqa: S102 - generated from the slot names above
-    return env["_clone"]
+    clone: Callable[[State], State] = env["_clone"]
+    return clone
 
 
 _clone = _make_clone()

@@ -4,18 +4,38 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import reduce
 from operator import or_
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..checks import seat_id
 from .carry import as_json
+from .fields import Fields
+
+if TYPE_CHECKING:
+    from ..cards import Suit
+    from ..ruleset import Context, Contract, Ruleset
 
 
-def visible_cards(state, seat: int) -> int:
-    """Every card whose identity `seat` knows now: its hand, its discards, cards played, the turned card,
-    leftover stock cards shown to it, demanded cards and the cards given for them to or by it."""
-    m = state.hands[seat] | state.discards[seat] | state.drawn[seat]
+def visible_cards(state: Fields, seat: int | None) -> int:
+    """Every card whose identity `seat` knows now: what every seat sees (`public_cards`), its hand, its discards
+    and draws, leftover stock cards shown to it, and cards handed privately to or by it. A spectator (None)
+    knows the public cards only."""
+    m = public_cards(state)
+    if seat is None:
+        return m
+    m |= state.hands[seat] | state.discards[seat] | state.drawn[seat] | leftover_shown(state, seat)
     for c, frm, to, public in state.handed:
-        if public or seat in (frm, to):
+        if not public and seat in (frm, to):
+            m |= 1 << c
+    return m
+
+
+def public_cards(state: Fields) -> int:
+    """Every card whose identity every seat (and a spectator) knows now: cards handed openly, cards played,
+    the turned card, stock cards shown to all, demanded cards and the cards given for them, shown cards and an
+    exposed hand."""
+    m = leftover_shown(state, None) | state.talon_shown | demanded_shown(state)
+    for c, _frm, _to, public in state.handed:
+        if public:
             m |= 1 << c
     for _leader, cards, _w in state.trick_log:
         for c in cards:
@@ -24,8 +44,6 @@ def visible_cards(state, seat: int) -> int:
         m |= 1 << c
     if state.turned >= 0:
         m |= 1 << state.turned
-    m |= leftover_shown(state, seat) | state.talon_shown
-    m |= demanded_shown(state)
     for shown in state.shown:
         m |= shown
     exposed = exposed_seat(state)
@@ -34,7 +52,7 @@ def visible_cards(state, seat: int) -> int:
     return m
 
 
-def demanded_shown(state) -> int:
+def demanded_shown(state: Fields) -> int:
     """A demanded card and the card given for it: both change hands openly."""
     call = state.contract.call if state.contract is not None else None
     if call is None or not call.demand or state.called < 0:
@@ -47,18 +65,20 @@ def demanded_shown(state) -> int:
     return m
 
 
-def partner_known(state, seat: int) -> bool:
+def partner_known(state: Fields, seat: int | None) -> bool:
     """Whether `seat` knows who holds the called card: the holder himself; the declarer once told; everyone
-    once the card is played, once the partner has spoken for the side (claim), or when the deal is over."""
+    (a spectator, None, too) once the card is played, once the partner has spoken for the side (claim), or when
+    the deal is over."""
     p = state.partner
     call = state.contract.call if state.contract is not None else None
     if p < 0 or call is None or call.demand:
         return False
-    return (seat == p or bool(state.told >> seat & 1) or not state.hands[p] >> state.called & 1
+    mine = seat is not None and seat >= 0 and (seat == p or bool(state.told >> seat & 1))
+    return (mine or not state.hands[p] >> state.called & 1
             or (state.claim_seat == p and (state.committed or state.stopped)) or state.result is not None)
 
 
-def exposed_seat(state) -> int:
+def exposed_seat(state: Fields) -> int:
     """The seat whose hand lies open to every seat now (-1: none)."""
     c = state.contract
     if c is None or c.expose is None or state.phase_name not in ("play", "done"):
@@ -71,12 +91,14 @@ def exposed_seat(state) -> int:
     return who if state.trick_log or state.trick else -1
 
 
-def leftover_shown(state, seat: int) -> int:
-    """The stock cards nobody drew, if the rules show them to this seat (only once play has begun)."""
+def leftover_shown(state: Fields, seat: int | None) -> int:
+    """The stock cards nobody drew, if the rules show them to this seat (only once play has begun); to a
+    spectator (None) only if they are shown to all."""
     if state.contract is None or state.phase_name not in ("play", "done") or not state.talon:
         return 0
     mode = state.contract.exchange.leftover
-    if mode == "all" or (mode == "last_exchanger" and seat == state.last_exchanger):
+    mine = seat is not None and state.last_exchanger >= 0 and seat == state.last_exchanger
+    if mode == "all" or (mode == "last_exchanger" and mine):
         m = 0
         for c in state.talon:
             m |= 1 << c
@@ -84,26 +106,30 @@ def leftover_shown(state, seat: int) -> int:
     return 0
 
 
-def public_actions(state, seat: int) -> list[dict[str, Any]]:
-    """The deal's actions as `seat` may know them: others' discards are shown only as 'discard'."""
+def public_actions(state: Fields, seat: int | None) -> list[dict[str, Any]]:
+    """The deal's actions as `seat` may know them (None: a spectator): others' discards are shown only as
+    'discard'."""
     from .replay import events
 
     return [e.public(seat) for e in events(state)]
 
 
-def view(state, seat: int, actions: bool = True) -> dict[str, Any]:
-    """A seat's observation as plain data; `actions=False` leaves out the action list (a replay, the costly part)."""
+def view(state: Fields, seat: int | None, actions: bool = True) -> dict[str, Any]:
+    """A seat's observation as plain data (None: a spectator's, what every seat sees and no more, with `seat`,
+    the hand and the seat's own exchange left empty); `actions=False` leaves out the action list (a replay, the
+    costly part)."""
     r = state.rules
     deck = r.deck
     n = state.n
-    seat = seat_id(seat, n)
+    if seat is not None:
+        seat = seat_id(seat, n)
     out: dict[str, Any] = {
         "variant": r.variant,
         "seat": seat,
         "dealer": state.dealer,
         "phase": state.phase_name,
         "to_move": state.current_player,
-        "hand": deck.names(state.hands[seat]),
+        "hand": deck.names(state.hands[seat]) if seat is not None else [],
         "hand_sizes": [bin(h).count("1") for h in state.hands],
         "talon_size": len(state.talon),
         "pool": state.pool,
@@ -114,8 +140,8 @@ def view(state, seat: int, actions: bool = True) -> dict[str, Any]:
         "turned": deck.name(state.turned) if state.turned >= 0 else None,
         "called": deck.name(state.called) if state.called >= 0 else None,
         "partner": state.partner if partner_known(state, seat) else None,
-        "my_discards": deck.names(state.discards[seat]),
-        "my_draws": deck.names(state.drawn[seat]),
+        "my_discards": deck.names(state.discards[seat]) if seat is not None else [],
+        "my_draws": deck.names(state.drawn[seat]) if seat is not None else [],
         "discard_counts": [bin(d).count("1") for d in state.discards],
         "leftover_shown": deck.names(leftover_shown(state, seat)),
         "talon_shown": deck.names(state.talon_shown),
@@ -135,7 +161,7 @@ def view(state, seat: int, actions: bool = True) -> dict[str, Any]:
     exposed = exposed_seat(state)
     if exposed >= 0:
         out["exposed"] = {"seat": exposed, "hand": deck.names(state.hands[exposed])}
-    if state.current_player == seat:
+    if seat is not None and state.current_player == seat:
         out["legal"] = [r.action_str(a) for a in state.legal_actions()]
     if state.result is not None:
         out["result"] = state.result.to_dict()
@@ -147,12 +173,12 @@ class Seat:
     """A seat's situation as card masks, what a bot reads: its hand, what is gone, the trick in play, the sides as
     far as it knows them. `seat_facts` reads it from a state; `bots.seat` from a view or a sampled world."""
 
-    rules: Any
+    rules: Ruleset
     seat: int
     hand: int
     seen: int  # every card whose place the seat knows is not an opponent's hand: its own, played, shown, its discards
-    contract: Any  # the Contract, once fixed
-    trump: Any  # the trump Suit, once fixed
+    contract: Contract | None  # once fixed
+    trump: Suit | None  # once fixed
     declarer: int | None
     partner: int | None  # the declarer's partner when known to this seat
     hidden_partner: bool  # the declarer has a partner this seat does not know yet
@@ -160,16 +186,16 @@ class Seat:
     active: int  # seats taking part in the deal
     tricks_total: int  # tricks a deal has
     talon: int  # cards left in the stock
-    high_bid: Any  # the contract of the highest bid so far (None when read without the action list)
+    high_bid: Contract | None  # the contract of the highest bid so far (None when read without the action list)
 
     @property
-    def ctx(self):
+    def ctx(self) -> Context:
         """The rank tables of the contract and trump (or, before a contract, of the first contract, with its
         fixed trump if it has one, else no trump)."""
         return rank_context(self.rules, self.contract, self.trump)
 
 
-def rank_context(rules, contract, trump):
+def rank_context(rules: Ruleset, contract: Contract | None, trump: Suit | None) -> Context:
     """The rank tables of a contract and trump (or, before a contract, of the first contract, with its fixed
     trump if it has one, else no trump)."""
     c = contract or rules.contracts[0]
@@ -190,7 +216,7 @@ def same_side(seat: int, other: int, declarer: int | None, partner: int | None, 
     return other != declarer and other != partner
 
 
-def shown_cards(state, seat: int) -> int:
+def shown_cards(state: Fields, seat: int) -> int:
     """The cards `seat` saw that are in no hand, no discard and no trick: the stock left over, if shown to it,
     and the turned card."""
     m = leftover_shown(state, seat) if state.talon and state.contract is not None else 0
@@ -199,7 +225,7 @@ def shown_cards(state, seat: int) -> int:
     return m
 
 
-def seen_cards(state, seat: int, gone: int | None = None) -> int:
+def seen_cards(state: Fields, seat: int, gone: int | None = None) -> int:
     """Every card `seat` has seen: its hand and discards, the tricks played (`gone`, the cards of every pile won,
     when the caller has it), the stock and turned card shown to it, and the trick in play."""
     if gone is None:
@@ -210,14 +236,14 @@ def seen_cards(state, seat: int, gone: int | None = None) -> int:
     return seen
 
 
-def seats_in_play(state) -> int:
+def seats_in_play(state: Fields) -> int:
     """How many seats play the deal's tricks: not sitting out (a sitter may declare), not out of play (a
     defender who passed lays his hand down)."""
     sitters = state.rules.sitters[state.dealer]
     return state.n - len(sitters) + sitters.count(state.declarer) - state.def_out.bit_count()
 
 
-def seat_facts(state, seat: int) -> Seat:
+def seat_facts(state: Fields, seat: int) -> Seat:
     """Exactly the facts `view(state, seat, actions=False)` gives a bot, read from the state's masks without
     naming a card: what the seat's view shows and nothing else."""
     r = state.rules
@@ -243,10 +269,11 @@ def seat_facts(state, seat: int) -> Seat:
                 (held + gone.bit_count() + len(cur)) // active, len(state.talon), None)
 
 
-_BEFORE: dict[tuple, tuple[int, ...]] = {}  # (seats, sitters, declarer, defenders out) -> each seat's forerunner
+# (seats, sitters, declarer, defenders out) -> each seat's forerunner
+_BEFORE: dict[tuple[Any, ...], tuple[int, ...]] = {}
 
 
-def _trick_seats(state, seat: int, sitters: tuple[int, ...], declarer: int, out: int) -> list[tuple[int, int]]:
+def _trick_seats(state: Fields, seat: int, sitters: tuple[int, ...], declarer: int, out: int) -> list[tuple[int, int]]:
     """The trick in play as (seat, card) as a view shows it: the seats before the one to move (or `seat`) in
     turn, passing over the sitters (but a declaring one) and the defenders out of play."""
     n = state.n

@@ -7,7 +7,7 @@ from the engine's generated code; its sums equal the deal's payments (tested on 
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,9 +71,10 @@ def _summands(t: Tree) -> list[tuple[str, Tree]]:
     return [("+", t)]
 
 
-def breakdown(ev: Evaluator, expr: Any, words: dict[str, str]) -> str:
+def breakdown(ev: Evaluator, expr: Any, words: dict[str, str], say: Callable[[str], str] | None = None) -> str:
     """Why an amount is what it is: its terms with their values and the total, `V 5 + estuches 1 +
-    3 (stopped) = 9`, or one named term, `stake 30`; empty for a plain number."""
+    3 (stopped) = 9`, or one named term, `stake 30`; empty for a plain number. With `say` (an expression in
+    words) each term that is not a name is said in words and the terms worth 0 are left out."""
     if expr is None or isinstance(expr, (bool, int)):
         return ""
     text = str(expr)
@@ -84,6 +85,9 @@ def breakdown(ev: Evaluator, expr: Any, words: dict[str, str]) -> str:
     parts = []
     for sign, t in _summands(parse(text)):
         v = ev.node(t)
+        said = say or (lambda text: text)
+        if say is not None and v == 0:
+            continue
         if t.data == "int":
             shown = str(v)
         elif t.data == "name":
@@ -93,9 +97,9 @@ def breakdown(ev: Evaluator, expr: Any, words: dict[str, str]) -> str:
             if not v:
                 continue
             cond = t.children[1]
-            shown = f"{v} ({src(cond)})" if ev.node(cond) else f"{v} (not {src(cond)})"
+            shown = f"{v} ({said(src(cond))})" if ev.node(cond) else f"{v} (not {said(src(cond))})"
         else:
-            shown = f"{v} ({src(t)})"
+            shown = f"{v} ({said(src(t))})"
         parts.append((sign, shown))
     if not parts:
         return ""
@@ -109,9 +113,10 @@ def breakdown(ev: Evaluator, expr: Any, words: dict[str, str]) -> str:
 class _Ledger:
     """Runs steps as the engine does, on a copy of the payments and the pool, and writes down each entry."""
 
-    def __init__(self, rules: Any, state: Any, pool: int) -> None:
+    def __init__(self, rules: Any, state: Any, pool: int, say: Callable[[str], str] | None = None) -> None:
         self.rules = rules
         self.words = terms(rules)
+        self.say = say
         self.entries: list[Entry] = []
         self.probe = state.clone()
         self.probe.pool = pool
@@ -128,7 +133,7 @@ class _Ledger:
         frm = seats(ev.value(body.get("from", "players" if kind == "to_pool" else None)))
         to = seats(ev.value(body.get("to")))
         amount = int(ev.value(amount_expr) or 0)
-        why = breakdown(ev, amount_expr, self.words)
+        why = breakdown(ev, amount_expr, self.words, self.say)
         if kind == "pay":
             for f in frm:
                 for t in to:
@@ -157,15 +162,15 @@ def _lets(ev: Evaluator, lets: dict | None) -> None:
         ev.local[name] = ev.value(expr)
 
 
-def account(state: Any) -> tuple[Entry, ...]:
+def account(state: Any, say: Callable[[str], str] | None = None) -> tuple[Entry, ...]:
     """The account of a finished deal: the ante and every settlement transfer, in order (empty before the
-    end)."""
+    end); with `say`, the terms of each amount in words (see `breakdown`)."""
     if state.result is None:
         return ()
     rules = state.rules
     data = rules.spec.data
     scoring = data["scoring"]
-    ledger = _Ledger(rules, state, state.result.pool_before)
+    ledger = _Ledger(rules, state, state.result.pool_before, say)
     if scoring.get("ante"):
         # the ante as the deal began (a seat that joined the deal later did not pay it)
         start = type(state)(rules, dealer=state.dealer, pool=state.result.pool_before,

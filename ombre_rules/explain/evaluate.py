@@ -49,7 +49,7 @@ class Evaluator:
         return getattr(self.env, name)
 
     def _int(self, t: Tree) -> int:
-        return int(t.children[0])
+        return int(str(t.children[0]))
 
     def _string(self, t: Tree) -> str:
         return str(t.children[0])[1:-1]

@@ -5,8 +5,7 @@ from __future__ import annotations
 import ast
 import copy
 import re
-from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from ..errors import ExprError, Loc, quoted
 
@@ -65,6 +64,17 @@ def lambda_of(body: ast.expr) -> ast.Expression:
     return ast.fix_missing_locations(ast.Expression(ast.Lambda(args, body)))
 
 
+class Generated(Protocol):
+    """A function a Block built: `fn(_e, _st)`, with where each of its lines' expressions stands in the file."""
+
+    origin: dict[int, tuple[Loc | None, str]]  # by line of the generated code: the expression's place and text
+    filename: str
+    tree: ast.Module
+    where: Loc | None  # the place reported for a failure no expression accounts for
+
+    def __call__(self, _e: Any, _st: Any, /) -> Any: ...
+
+
 class Block:
     """A generated function `NAME(_e, _st)` built from statements; each statement that evaluates an
     expression remembers where the expression stands, so a failure at run time is reported there."""
@@ -77,14 +87,14 @@ class Block:
 
     def mark(self, node: ast.stmt, loc: Loc | None, text: str) -> ast.stmt:
         """Remember the expression a statement evaluates."""
-        node._ombre_origin = (loc, text)  # type: ignore[attr-defined]
+        node._ombre_origin = (loc, text)  # type: ignore[attr-defined]  # our own mark on the node, read by _number
         return node
 
-    def build(self, live: frozenset[str] = frozenset(), direct: dict[str, ast.expr] | None = None) -> Callable:
+    def build(self, live: frozenset[str] = frozenset(), direct: dict[str, ast.expr] | None = None) -> Generated:
         """Compile the function. Every environment value it reads, except those in `live` (which may change
         while it runs), is read once at its start into a local: from `direct[name]` (an expression over the
         state) when given, else from the environment `_e`."""
-        direct = direct or {}
+        reads: dict[str, ast.expr] = direct or {}
         hoisted: list[str] = []
 
         class Reads(ast.NodeTransformer):
@@ -92,7 +102,7 @@ class Block:
                 self.generic_visit(node)
                 if isinstance(node.value, ast.Name) and node.value.id == ENV:
                     if node.attr in live:
-                        return copy.deepcopy(direct[node.attr]) if node.attr in direct else node
+                        return copy.deepcopy(reads[node.attr]) if node.attr in reads else node
                     if node.attr not in hoisted:
                         hoisted.append(node.attr)
                     return ast.Name(HOIST + node.attr, ast.Load())
@@ -100,7 +110,7 @@ class Block:
 
         body = [Reads().visit(s) for s in self.body]
         head = [ast.Assign([ast.Name(HOIST + a, ast.Store())],
-                           copy.deepcopy(direct[a]) if a in direct else env_read(a)) for a in sorted(hoisted)]
+                           copy.deepcopy(reads[a]) if a in reads else env_read(a)) for a in sorted(hoisted)]
         args = ast.arguments(posonlyargs=[], args=[ast.arg(ENV), ast.arg(STATE)], kwonlyargs=[], kw_defaults=[],
                              defaults=[])
         fdef = ast.FunctionDef(self.name, args, head + body, [], None)
@@ -110,7 +120,7 @@ class Block:
         filename = f"<block {self.name} {id(self)}>"
         namespace: dict[str, Any] = {}
         exec(compile(module, filename, "exec"), self.compiler.globals, namespace)  # noqa: S102 - built from ast
-        fn = namespace[self.name]
+        fn: Generated = namespace[self.name]
         fn.origin = origin
         fn.filename = filename
         fn.tree = module
@@ -119,7 +129,7 @@ class Block:
         return fn
 
 
-def _number(node: ast.AST, counter: list[int], origin: dict) -> None:
+def _number(node: ast.AST, counter: list[int], origin: dict[int, tuple[Loc | None, str]]) -> None:
     """Give each statement a line of its own (and its expressions the same line), in order."""
     line = counter[0]
     counter[0] += 1
@@ -139,15 +149,15 @@ def _number(node: ast.AST, counter: list[int], origin: dict) -> None:
 
 
 def _place(node: ast.AST, line: int) -> None:
-    if "lineno" in node._attributes:
-        node.lineno = node.end_lineno = line
-        node.col_offset, node.end_col_offset = 0, 1
+    if "lineno" in node._attributes:  # a node with a place (ast.AST itself declares none)
+        node.lineno = node.end_lineno = line  # type: ignore[attr-defined]  # its _attributes name them
+        node.col_offset, node.end_col_offset = 0, 1  # type: ignore[attr-defined]  # its _attributes name them
 
 
-def block_error(fn: Callable, exc: BaseException) -> ExprError:
+def block_error(fn: Generated, exc: BaseException) -> ExprError:
     """The expression of a generated block that raised `exc`, as an error at its place."""
     tb = exc.__traceback__
-    line = None
+    line = 0  # no line of the block (they are numbered from 1)
     while tb is not None:
         if tb.tb_frame.f_code.co_filename == fn.filename:
             line = tb.tb_lineno

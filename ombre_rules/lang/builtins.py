@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sized
 from typing import Any
 
 
-def _items(xs: tuple) -> list:
+def _items(xs: tuple[Any, ...]) -> list[Any]:
     """The values of max/min: the items of a single list argument, else the arguments themselves."""
     if len(xs) == 1:
         x = xs[0]
@@ -18,7 +18,7 @@ def _items(xs: tuple) -> list:
     return list(xs)
 
 
-def _extreme(pick, xs: tuple):
+def _extreme(pick: Callable[..., Any], xs: tuple[Any, ...]) -> Any:
     items = _items(xs)
     if None in items:  # a none does not count
         items = [x for x in items if x is not None]
@@ -28,7 +28,7 @@ def _extreme(pick, xs: tuple):
         return pick((x for x in items if isinstance(x, int)), default=0)
 
 
-def _ints(xs: tuple):
+def _ints(xs: tuple[Any, ...]) -> list[int] | None:
     """The single argument, when it is a non-empty list of numbers only (the common case, taken as it is)."""
     if len(xs) == 1:
         x = xs[0]
@@ -40,30 +40,30 @@ def _ints(xs: tuple):
     return None
 
 
-def _max(*xs):
+def _max(*xs: Any) -> Any:
     x = _ints(xs)
     return max(x) if x is not None else _extreme(max, xs)
 
 
-def _min(*xs):
+def _min(*xs: Any) -> Any:
     x = _ints(xs)
     return min(x) if x is not None else _extreme(min, xs)
 
 
-def _sum(xs):
+def _sum(xs: Iterable[Any]) -> Any:
     return sum(x for x in xs if x is not None)
 
 
-def _count(xs):
+def _count(xs: Iterable[Any]) -> int:
     """How many items are true (or, for a list of values, how many are not none)."""
     return sum(1 for x in xs if x)
 
 
-def _len(xs):
+def _len(xs: Sized | None) -> int:
     return len(xs) if xs is not None else 0
 
 
-def _prefix_len(order, held):
+def _prefix_len(order: Iterable[Any] | None, held: Any) -> int:
     """How many leading items of `order` are all in `held` (a run from the top)."""
     if type(held) is not list or len(held) > 16:  # a set pays for itself only on long lists
         held = set(held or ())
@@ -75,36 +75,36 @@ def _prefix_len(order, held):
     return n
 
 
-def _group_points(values, size, less):
+def _group_points(values: Iterable[Any] | None, size: int | None, less: int) -> int:
     """Card points counted in groups: the values' sum, less `less` per full group of `size`, and less the
     same share rounded to the nearest (halves up) for a last, incomplete group."""
-    vals = [v for v in values or () if v is not None]
+    vals: list[int] = [v for v in values or () if v is not None]
     if not size or size < 1:
         return sum(vals)
     full, rest = divmod(len(vals), size)
     return sum(vals) - full * less - (2 * less * rest + size) // (2 * size) * (rest > 0)
 
 
-def _first(xs):
+def _first(xs: Iterable[Any] | None) -> Any:
     for x in xs or ():
         return x
     return None
 
 
-def _rest(xs):
+def _rest(xs: Iterable[Any] | None) -> list[Any]:
     """The items of a list after the first (an empty list for none)."""
     return list(xs)[1:] if xs else []
 
 
-def _abs(x):
+def _abs(x: Any) -> Any:
     return abs(x) if x is not None else 0
 
 
-def _div(a, b):
+def _div(a: Any, b: Any) -> Any:
     return a // b if b else 0
 
 
-def _mod(a, b):
+def _mod(a: Any, b: Any) -> Any:
     return a % b if b else 0
 
 
@@ -143,4 +143,4 @@ def attr_reader(name: str) -> Callable[[Any], Any]:
     return read
 
 
-RUNTIME = {"_div": _div, "_mod": _mod}
+RUNTIME: dict[str, Callable[[Any, Any], Any]] = {"_div": _div, "_mod": _mod}

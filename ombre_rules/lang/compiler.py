@@ -21,7 +21,7 @@ from . import types as T
 from .block import IDENT, Block, block_error, internal, lambda_of, literal
 from .builtins import PURE, RUNTIME, attr_reader
 from .guards import known
-from .job import CARRIED, MAX_COMPREHENSIONS, MAX_DEPTH, MAX_INT_DIGITS, Job, const_val
+from .job import CARRIED, MAX_COMPREHENSIONS, MAX_DEPTH, MAX_INT_DIGITS, Job, caret, const_val, place
 from .types import Val
 
 _TOKEN_TEXT = {
@@ -289,6 +289,7 @@ class Compiler:
     def _syntax_error(self, e: UnexpectedInput, text: str, source: Source | None) -> ExprError:
         line, col = getattr(e, "line", 1) or 1, getattr(e, "column", 1) or 1
         if isinstance(e, UnexpectedCharacters):
+            assert e.pos_in_stream is not None  # Lark's lexer gives where it stopped
             msg = f"unexpected character '{text[e.pos_in_stream]}' in expression"
         elif isinstance(e, UnexpectedEOF):
             msg = "expression ends too early"
@@ -311,17 +312,3 @@ class Compiler:
 def _end_pos(text: str) -> tuple[int, int]:
     lines = text.split("\n")
     return len(lines), len(lines[-1]) + 1
-
-
-def place(source: Source | None, text: str, line: int, col: int) -> Loc | None:
-    return source.at(text, line, col) if source else None
-
-
-def caret(text: str, line: int, col: int) -> str:
-    """The line of the expression with a caret under the column (a long line cut to a window round it)."""
-    lines = text.split("\n")
-    src = lines[line - 1] if 0 < line <= len(lines) else text
-    start = max(0, min(col - 40, len(src) - 80))
-    if start or len(src) > 80:
-        src = src[start:start + 80]
-    return f"    {src}\n    {' ' * (col - 1 - start)}^"

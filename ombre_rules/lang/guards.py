@@ -41,7 +41,7 @@ def _is_none(t: Any) -> bool:
 
 
 def _int(t: Any) -> int | None:
-    return int(t.children[0]) if isinstance(t, Tree) and t.data == "int" else None
+    return int(str(t.children[0])) if isinstance(t, Tree) and t.data == "int" else None
 
 
 def _not_empty(left: Any, op: str, right: Any) -> Any:

@@ -11,7 +11,7 @@ from typing import Any
 
 from lark import Token, Tree
 
-from ..errors import ExprError, did_you_mean
+from ..errors import ExprError, Loc, did_you_mean
 from ..spec.yamlpos import Source
 from . import types as T
 from .block import ENV, IDENT, LOCAL, USER, call, checked, env_read, internal, local
@@ -78,8 +78,6 @@ class Job:
         self.seen: dict[int, Val] = {}  # what is known of each subtree compiled so far (for guards)
 
     def error(self, msg: str, node: Any) -> ExprError:
-        from .compiler import caret, place
-
         line = getattr(node, "line", None)
         col = getattr(node, "column", None)
         if line is None and isinstance(node, Tree) and not node.meta.empty:
@@ -407,7 +405,7 @@ class Job:
         obj = t.children[0] if isinstance(t, Tree) and t.data == "attr" else None
         if isinstance(obj, Tree) and obj.data == "name" and str(obj.children[0]) == "opt" \
                 and self._local("opt") is None:
-            return self.ns.option_types.get(str(t.children[1]), got)
+            return str(self.ns.option_types.get(str(t.children[1]), got))
         return got
 
     def _binop(self, t: Tree) -> tuple[ast.expr, Val]:
@@ -638,3 +636,17 @@ class Job:
             want = str(lo) if lo == hi else (f"at least {lo}" if hi is None else f"{lo} to {hi}")
             plural = "" if (hi if hi is not None else lo) == 1 else "s"
             raise self.error(f"{fname}() takes {want} argument{plural}, got {n}", tok)
+
+
+def place(source: Source | None, text: str, line: int, col: int) -> Loc | None:
+    return source.at(text, line, col) if source else None
+
+
+def caret(text: str, line: int, col: int) -> str:
+    """The line of the expression with a caret under the column (a long line cut to a window round it)."""
+    lines = text.split("\n")
+    src = lines[line - 1] if 0 < line <= len(lines) else text
+    start = max(0, min(col - 40, len(src) - 80))
+    if start or len(src) > 80:
+        src = src[start:start + 80]
+    return f"    {src}\n    {' ' * (col - 1 - start)}^"

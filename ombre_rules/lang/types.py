@@ -173,9 +173,9 @@ def unite(a: Val, b: Val) -> Val:
     """What is known of a value that is either `a` or `b`."""
     if a == NEVER or b == NEVER:
         return b if a == NEVER else a
-    if a.t == NONE:
+    if a.t == NONE and a.none is not None:
         return b.maybe(*a.none) if b.t != NONE else a
-    if b.t == NONE:
+    if b.t == NONE and b.none is not None:
         return a.maybe(*b.none)
     t = join(a.t, b.t)
     lo, hi = (min(a.lo, b.lo), max(a.hi, b.hi)) if is_num(a.t) and is_num(b.t) else (0, 0)

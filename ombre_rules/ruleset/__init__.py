@@ -7,18 +7,17 @@ settlement.py), and `load`."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from ..cards import MAX_CARDS, Deck
 from ..errors import SpecError, SpecErrors, quoted
-from ..lang import Expr
 from ..spec.resolve import ResolvedSpec, resolve
 from .actions import SPECIAL_VERBS, ActionPart
 from .announce import build_announce
-from .auction import AuctionPart, AuctionRules
+from .auction import AuctionPart
 from .base import BASE_ATTRS, RulesetBase
 from .bid_rank import rank_bids
 from .carry import build_carry
+from .compiled import AuctionRules
 from .context import Context, RankTables
 from .contract_rules import ContractPart
 from .contracts import CallRules, Contract, ExchangeRules, Limits, PlayRules
@@ -51,13 +50,14 @@ class Ruleset(ActionPart, PlayPart, ContractPart, AuctionPart, RankTables, DealP
 
     @classmethod
     def from_spec(cls, spec: ResolvedSpec) -> Ruleset:
+        """Compile a resolved variant (`spec.resolve`); SpecErrors lists every problem, each at its place."""
         data = spec.data
         rs = cls(spec, Deck.build(data["deck"]), int(data["players"]))
         if rs.deck.size > MAX_CARDS:
             raise SpecError(f"a deck of {rs.deck.size} cards: the engine plays at most {MAX_CARDS}",
                             spec.doc.key_loc(("deck",)))
-        rs._errors: list[SpecError] = []
-        rs._memo: dict[tuple, Expr] = {}
+        rs._errors = []
+        rs._memo = {}
         rs._build()
         if rs._errors:
             raise SpecErrors(rs._errors)
@@ -69,13 +69,13 @@ class Ruleset(ActionPart, PlayPart, ContractPart, AuctionPart, RankTables, DealP
         n = self.players
         spaced = [c for c in deck.cards if not c.name.isprintable() or any(ch.isspace() for ch in c.name)]
         if spaced:
-            c = spaced[0]
-            own = (data["deck"]["suits"][c.suit.name] or {}).get("ranks")
-            path = ("deck", "suits", c.suit.name, "ranks") if own else ("deck", "ranks")
+            card = spaced[0]
+            own = (data["deck"]["suits"][card.suit.name] or {}).get("ranks")
+            path = ("deck", "suits", card.suit.name, "ranks") if own else ("deck", "ranks")
             ranks = [str(r) for r in (own or data["deck"].get("ranks") or [])]
-            self._errors.append(SpecError(f"card name {quoted(c.name)} is not one word: actions name cards "
+            self._errors.append(SpecError(f"card name {quoted(card.name)} is not one word: actions name cards "
                                           f"('play 10H'), so a rank may hold no space",
-                                          self.loc(path + (ranks.index(c.rank),) if c.rank in ranks else path)))
+                                          self.loc(path + (ranks.index(card.rank),) if card.rank in ranks else path)))
         if len(deck.by_name) < deck.size:
             twice = sorted({c.name for c in deck.cards if sum(d.name == c.name for d in deck.cards) > 1})
             self._errors.append(SpecError(f"card name {', '.join(twice)} is given to more than one card (give the "
@@ -94,7 +94,7 @@ class Ruleset(ActionPart, PlayPart, ContractPart, AuctionPart, RankTables, DealP
         self._sit_out()
         self.rankings = {"": data["ranking"], **(data.get("rankings") or {})}
         self._compile_auction()
-        self.follow_lists: list[tuple] = []
+        self.follow_lists = []
         for c in self.contracts:
             self._compile_contract(c)
         build_mechanics(self)
@@ -105,11 +105,11 @@ class Ruleset(ActionPart, PlayPart, ContractPart, AuctionPart, RankTables, DealP
         self.compulsory = tuple(c for c in self.contracts if c.compulsory is not None)
         build_settlement(self)
         build_session_end(self)
-        self._contexts: dict[tuple[str, int], Context] = {}
+        self._contexts = {}
         if self.names_broken:
             return
-        self._bid_lists: dict = {}
-        self.seat_cache: dict[tuple, Any] = {}
+        self._bid_lists = {}
+        self.seat_cache = {}
         for c in self.contracts:
             # trumps fixed by the first lead: until then the cards are ranked without trumps
             for trump in self.trump_choices(c) + ([None] if c.trump_mode == "first_lead" else []):

@@ -5,26 +5,14 @@ play a contract or to choose one of `contracts`, or a further round of bids (the
 branch applies the cards are dealt again."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from ..envs import AUCTION_FUNCS, SEAT_VARS
-from ..lang import Expr, Site
+from ..lang import Site
 from ..lang import types as T
 from .base import RulesetBase
+from .compiled import AllPassBranch
 from .contracts import Contract
-
-
-@dataclass(frozen=True)
-class AllPassBranch:
-    then: str  # redeal, force or auction
-    when: Expr | None  # the condition over the deal; None: always
-    who: Expr | None  # the forced seat
-    contract: Contract | None  # the contract the forced seat plays at once
-    contracts: tuple[Contract, ...]  # the contracts of its round (the forced seat's choice, or everyone's bids)
-    may_pass: bool = False  # the forced seat may pass instead
-    others_passed: bool = False  # force as soon as every other seat has passed (the first rule only)
-    show_talon: bool = False  # the talon is shown to every seat before the branch's round
 
 
 def compile_all_pass(rs: RulesetBase) -> tuple[AllPassBranch, ...]:

@@ -2,25 +2,16 @@
 he has seen the talon and exchanged, and when; compiled into one record."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..envs import DEAL_FUNCS, DEAL_VARS
 from ..errors import SpecError
-from ..lang import Expr, Site
+from ..lang import Site
 from ..lang import types as T
+from .compiled import Announce
 
 if TYPE_CHECKING:
     from .base import RulesetBase as Ruleset  # the part of a Ruleset a builder uses
-    from .contracts import Contract
-
-
-@dataclass(frozen=True)
-class Announce:
-    """After his exchange the declarer may name one of `contracts` of a higher level than his own."""
-
-    contracts: tuple[Contract, ...]
-    when: Expr  # whether he may, in this deal (with `choice`, the contract he would name)
 
 
 def build_announce(rs: Ruleset) -> None:

@@ -4,31 +4,13 @@ follows when all pass (`auction.all_pass`), forced and final bids (`auction.forc
 by level that the engine's auction offers (`auction.jumps`, contract `level`s)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..envs import AUCTION_FUNCS, SEAT_VARS
-from ..lang import Expr, Site
+from ..lang import Site
 from ..lang import types as T
-from .all_pass import AllPassBranch, compile_all_pass
+from .all_pass import compile_all_pass
 from .base import RulesetBase
+from .compiled import AuctionRules
 from .contracts import Contract
-
-
-@dataclass(frozen=True)
-class AuctionRules:
-    first: Expr
-    hold: str
-    all_pass: str
-    force_who: Expr | None
-    force_contract: Contract | None
-    extra_round: tuple[Contract, ...]
-    forced_bid: Contract | None = None
-    forced_by: frozenset = frozenset()
-    form: str = "rotation"
-    choice: str = "bid"
-    final_bids: frozenset = frozenset()
-    branches: tuple[AllPassBranch, ...] = ()
-    others_passed: bool = False  # force as soon as every seat but the forced one has passed without a bid
 
 
 class AuctionPart(RulesetBase):
@@ -42,7 +24,8 @@ class AuctionPart(RulesetBase):
         b0 = branches[0]  # the single rule's terms, as the simulator's coverage names them
         rule = "+".join(b.then for b in branches) if len(branches) > 1 else b0.then
         forced = data["auction"].get("forced")
-        forced_bid, forced_by = None, frozenset()
+        forced_bid: Contract | None = None
+        forced_by: frozenset[Contract] = frozenset()
         if forced:
             forced_bid = self._contract_ref(forced["bid"], ("auction", "forced", "bid"))
             forced_by = frozenset(self._contract_ref(c, ("auction", "forced", "by", i))

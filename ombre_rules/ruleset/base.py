@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, overload
 
-from ..cards import Deck, Suit
+from ..cards import Card, Deck, Suit
 from ..envs import (
     CONTEXT_FUNCS,
     CONTEXT_TYPES,
@@ -22,14 +22,16 @@ from ..envs import (
     name_attr,
     value_facts,
 )
-from ..errors import ExprError, SpecError, did_you_mean, quoted
+from ..errors import ExprError, Loc, SpecError, did_you_mean, quoted
 from ..lang import Compiler, Expr, Let, Namespace, Site
 from ..lang import types as T
 from ..lang.block import IDENT
 from ..lang.job import const_val
 from ..lang.types import Val
 from ..spec.resolve import ResolvedSpec
+from ..spec.yamlpos import Source
 from .contracts import Contract
+from .fields import RulesetFields
 
 BASE_ATTRS = {"name", "rank", "suit", "letter", "index", "points", "level", "value", "title"}
 _MISSING = object()
@@ -41,7 +43,7 @@ RESERVED = (DEAL_VARS | FOLLOW_VARS | frozenset(VAR_TYPES) | {"choice", "opt", "
 
 
 @dataclass(eq=False)
-class RulesetBase:
+class RulesetBase(RulesetFields):
     """The data of a compiled variant and the helpers that compile its expressions; Ruleset adds the parts."""
 
     spec: ResolvedSpec
@@ -52,11 +54,13 @@ class RulesetBase:
 
     @property
     def id(self) -> str:
-        return self.spec.data["id"]
+        name: str = self.spec.data["id"]  # a string: the schema says so
+        return name
 
     @property
     def title(self) -> str:
-        return self.spec.data.get("title", self.id)
+        title: str = self.spec.data.get("title", self.id)
+        return title
 
     @property
     def variant(self) -> str:
@@ -66,7 +70,7 @@ class RulesetBase:
     def digest(self) -> str:
         return self.spec.digest
 
-    def loc(self, path: tuple):
+    def loc(self, path: tuple[Any, ...]) -> Loc:
         return self.spec.doc.loc(path)
 
     # -- the namespace and compiled names ----------------------------------------------------------
@@ -80,9 +84,9 @@ class RulesetBase:
                 attrs.add(k)
                 if isinstance(v, str):
                     consts.setdefault(v, v)
-        for c in deck.cards:
-            if not c.rank.isdigit():
-                consts.setdefault(c.rank, c.rank)
+        for card in deck.cards:
+            if not card.rank.isdigit():
+                consts.setdefault(card.rank, card.rank)
         for s in deck.suits:
             consts[s.name] = s
         attrs.add("bid_suit")
@@ -101,12 +105,12 @@ class RulesetBase:
                 self._errors.append(SpecError(f"contract '{c.name}' has the name of a suit",
                                               self.spec.doc.key_loc(("contracts", c.name))))
             consts[c.name] = c
-        for c in deck.cards:
-            consts[c.name] = c
+        for card in deck.cards:
+            consts[card.name] = card
         self._constants = consts
         names = [n for n in (data.get("names") or {}) if self.user_name(("names", n), "names")]
 
-        def card_literal(text: str):
+        def card_literal(text: str) -> Card:
             cid = deck.by_name.get(text)
             if cid is None:
                 raise ExprError(f"unknown card '{text}'{did_you_mean(text, deck.by_name)}")
@@ -205,13 +209,19 @@ class RulesetBase:
             return "a card"
         return "a rank" if any(c.rank == v for c in self.deck.cards) else "a value of a suit's attribute"
 
-    def _expr(self, path: tuple, site: Site, default: Any = _MISSING) -> Expr | None:
-        """Compile the expression at a path (or the default); errors are collected."""
+    @overload
+    def _expr(self, path: tuple[Any, ...], site: Site) -> Expr | None: ...
+    @overload
+    def _expr(self, path: tuple[Any, ...], site: Site, default: bool | int | str) -> Expr: ...
+
+    def _expr(self, path: tuple[Any, ...], site: Site, default: Any = _MISSING) -> Expr | None:
+        """Compile the expression at a path (or the default); errors are collected. None when the path holds
+        nothing (or null) and there is no default."""
         memo = (path, site)
         if memo in self._memo:
             return self._memo[memo]
         value = _get_path(self.spec.data, path)
-        src = self.spec.doc.source(path)
+        src: Source | None = self.spec.doc.source(path)
         if value is _MISSING or value is None:
             if default is _MISSING or default is None:
                 return None

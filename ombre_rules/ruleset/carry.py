@@ -3,12 +3,11 @@ expression reads it as `session.NAME` (the value the deal began with) and a sett
 value for the next deal. A value declared `once` is fixed by the first `set` that gives it one (not none)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..cards import Suit
-from ..errors import OmbreError, SpecError, did_you_mean, quoted
+from ..errors import OmbreError, SpecError, quoted
 from ..lang import types as T
+from .compiled import MAX_ITEMS, Carry
 
 if TYPE_CHECKING:
     from .base import RulesetBase as Ruleset
@@ -16,84 +15,6 @@ if TYPE_CHECKING:
 # the types a carried value may have, by the word the file uses
 TYPES = {"int": T.INT, "bool": T.BOOL, "str": T.STR, "suit": T.SUIT, "list": T.list_of(T.INT)}
 _EMPTY: dict[str, Any] = {"int": 0, "bool": False, "str": None, "suit": None, "list": []}  # without `start`
-MAX_ITEMS = 1000  # items of a carried list, characters of a carried string (no session grows one without bound)
-
-
-@dataclass(frozen=True)
-class Carry:
-    """The carried values of a variant, in the order the file declares them."""
-
-    names: tuple[str, ...]
-    types: tuple[str, ...]
-    once: tuple[bool, ...]
-    start: tuple[Any, ...]
-    suits: dict[str, Suit]
-
-    def index(self, name: str) -> int:
-        return self.names.index(name)
-
-    def value(self, i: int, v: Any) -> Any:
-        """A value a `set:` step gives, as the value's type holds it (true/false for a bool, a number for an
-        int); an OmbreError when it would pass the limits of a session's values."""
-        t = self.types[i]
-        if v is None:
-            return v
-        if t == T.BOOL:
-            return bool(v)
-        if t == T.INT:
-            v = int(v)
-            if abs(v) > T.SESSION_NUMBER:
-                raise OmbreError(f"session value '{self.names[i]}' would be {T.magnitude(v)}, past the "
-                                 f"{T.magnitude(T.SESSION_NUMBER)} a session's number may reach")
-            return v
-        if t in (T.STR, T.list_of(T.INT)) and len(v) > MAX_ITEMS:
-            raise OmbreError(f"session value '{self.names[i]}' would have {len(v)} items, more than {MAX_ITEMS}")
-        if t == T.list_of(T.INT) and any(abs(x) > T.SESSION_NUMBER for x in v):
-            raise OmbreError(f"session value '{self.names[i]}' would hold a number past the "
-                             f"{T.magnitude(T.SESSION_NUMBER)} a session's number may reach")
-        return list(v) if isinstance(v, list) else v
-
-    def values(self, given: dict | None) -> tuple[Any, ...]:
-        """The values a deal begins with: the start values, with those `given` (by name, as JSON gives them:
-        a suit by its name) put in; an OmbreError for an unknown name or a value of the wrong kind."""
-        if not given:
-            return self.start
-        if not isinstance(given, dict):
-            raise OmbreError(f"the session's values are a mapping of names to values, not {quoted(given)}")
-        out = list(self.start)
-        for name, v in given.items():
-            if name not in self.names:
-                raise OmbreError(f"unknown session value '{name}'{did_you_mean(str(name), self.names)}")
-            i = self.names.index(name)
-            out[i] = self._decode(name, self.types[i], v, self.once[i])
-        return tuple(out)
-
-    def _decode(self, name: str, t: str, v: Any, once: bool = False) -> Any:
-        if v is None and (t in (T.SUIT, T.STR) or once):
-            return v
-        if t == T.SUIT:
-            if isinstance(v, Suit) and self.suits.get(v.name) is v:
-                return v
-            if isinstance(v, str) and v in self.suits:
-                return self.suits[v]
-        elif t == T.BOOL:
-            if isinstance(v, bool):
-                return v
-        elif t == T.INT:
-            if type(v) is int and abs(v) <= T.SESSION_NUMBER:
-                return v
-        elif t == T.STR:
-            if isinstance(v, str) and len(v) <= MAX_ITEMS:
-                return v
-        elif isinstance(v, (list, tuple)) and len(v) <= MAX_ITEMS and all(type(x) is int and abs(x) <= T.SESSION_NUMBER
-                                                                           for x in v):
-            return list(v)
-        raise OmbreError(f"session value '{name}' must be {T.words(t)}, not {quoted(v)}")
-
-    def to_json(self, values: tuple[Any, ...]) -> dict[str, Any]:
-        """The values by name as JSON has them (a suit by its name)."""
-        return {n: (v.name if isinstance(v, Suit) else (list(v) if isinstance(v, list) else v))
-                for n, v in zip(self.names, values, strict=True)}
 
 
 def build_carry(rs: Ruleset) -> None:

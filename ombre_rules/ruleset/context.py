@@ -3,6 +3,8 @@ effective suit and power and the key by led suit that decides tricks (the order 
 by suit or by a suit attribute `by`). Built once per context, when first used or while loading."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..cards import Suit
 from ..envs import NAME_FUNCS, NAME_VARS, CardEnv
 from ..errors import SpecError
@@ -10,6 +12,7 @@ from ..lang import Site
 from ..lang import types as T
 from .base import RulesetBase
 from .contracts import Contract
+from .fields import FollowRow
 
 
 class Context:
@@ -50,8 +53,8 @@ class Context:
         missing = [c for c in range(n) if c not in place]
         if missing:
             what = f"trumps {trump.name}" if trump else "no trumps"
-            names = ", ".join(deck.name(c) for c in missing)
-            raise SpecError(f"{rules.ranking_label(ranking)} with {what} leaves {names} without a rank",
+            listed = ", ".join(deck.name(c) for c in missing)
+            raise SpecError(f"{rules.ranking_label(ranking)} with {what} leaves {listed} without a rank",
                             rules.spec.doc.loc(rules.order_path(spec, ranking, deck.cards[missing[0]].suit)))
         if trump is not None:
             stray = [deck.name(c) for c in range(n) if deck.cards[c].suit is trump and not self.trump_mask >> c & 1]
@@ -64,7 +67,7 @@ class Context:
                     for s in range(len(deck.suits))]
         self.trump_order_cards = [deck.cards[c] for c in self.trump_order]
         env._ctx = self
-        self._follow: dict[int, list] = {}
+        self._follow: dict[int, list[FollowRow]] = {}
 
     def _place(self, place: dict, c: int, where: str, ranking: str) -> None:
         if c in place:
@@ -72,7 +75,7 @@ class Context:
                             f"({place[c]} and {where})", self.rules.spec.doc.loc(self.rules.ranking_path(ranking)))
         place[c] = where
 
-    def follow(self, follow_id: int) -> list:
+    def follow(self, follow_id: int) -> list[FollowRow]:
         """Per led card: the obligations of one follow list as (bind mask, must mask) pairs, in order."""
         rows = self._follow.get(follow_id)
         if rows is None:
@@ -82,6 +85,11 @@ class Context:
 
 class RankTables(RulesetBase):
     """The ruleset's part that orders cards and keeps one Context per ranking and trump."""
+
+    _contexts: dict[tuple[str, int], Context]  # by (ranking, trump suit's index or -1)
+
+    if TYPE_CHECKING:
+        def build_follow(self, ctx: Context, follow_id: int) -> list[FollowRow]: ...  # the play part's
 
     def ranking_path(self, ranking: str) -> tuple:
         return ("rankings", ranking) if ranking else ("ranking",)

@@ -65,7 +65,9 @@ class ContractPart(RulesetBase):
             out = []
             for key, dflt in (("min", lo), ("max", hi)):
                 p = self._pick(cp + ("exchange", who, key), ("exchange", who, key))
-                out.append(self._expr(p, site) if p else self.compiler.compile(dflt, None, site))
+                e = self._expr(p, site) if p else self.compiler.compile(dflt, None, site)
+                assert e is not None  # a path _pick gives holds a value
+                out.append(e)
             least = out[0]
             draws = not (who == "declarer" and setting("take_talon", False)) and \
                 (who == "declarer" or bool(setting("defenders", True)))
@@ -96,12 +98,15 @@ class ContractPart(RulesetBase):
         if c.play.follow not in self.follow_lists:
             self.follow_lists.append(c.play.follow)
         c.follow_id = self.follow_lists.index(c.play.follow)
-        c.outcomes_path = self._pick(cp + ("outcomes",), ("outcomes",))
+        outcomes = self._pick(cp + ("outcomes",), ("outcomes",))
+        assert outcomes is not None  # the schema requires a list of outcomes
+        c.outcomes_path = outcomes
 
 
 def talon_size(rs: RulesetBase) -> int:
     """The cards the deal leaves in the talon."""
-    return rs.deck.size - sum(rs.spec.data["deal"]["packets"]) * rs.active
+    packets: list[int] = rs.spec.data["deal"]["packets"]
+    return rs.deck.size - sum(packets) * rs.active
 
 
 def _take_count(value: Any, big: int) -> int:

@@ -3,12 +3,15 @@
 variant-wide defaults `exchange`, `play`, `call`); the builders are in contract_rules.py and play.py."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from ..cards import Suit
 from ..checks import as_count
 from ..lang import Expr
+
+if TYPE_CHECKING:
+    from ..lang.block import Generated
 
 
 @dataclass(frozen=True)
@@ -17,9 +20,11 @@ class Limits:
 
     min: Expr
     max: Expr
+    # plain attributes, read on every exchange: the limits' values when they are constants, else None
+    min_const: int | None = field(init=False, repr=False, compare=False)
+    max_const: int | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        # plain attributes, read on every exchange: the limits' values when they are constants, else None
         object.__setattr__(self, "min_const", as_count(self.min.value) if self.min.constant else None)
         object.__setattr__(self, "max_const", as_count(self.max.value) if self.max.constant else None)
 
@@ -76,15 +81,12 @@ class Contract:
     trump_after_exchange: bool = False
     trump_allowed: Expr | None = None
     ranking: str = ""
-    exchange: ExchangeRules | None = None
-    play: PlayRules | None = None
     call: CallRules | None = None
-    outcomes_path: tuple = ()
-    finish: Any = None
+    outcomes_path: tuple[Any, ...] = ()
     follow_id: int = 0
     played: bool = True
     holdable: bool = True
-    compulsory: Any = None  # Expr: a seat for which it holds may not pass while it may bid this contract
+    compulsory: Expr | None = None  # a seat for which it holds may not pass while it may bid this contract
     demands: int = 0
     bid_when: Expr | None = None
     show: Expr | None = None
@@ -94,6 +96,10 @@ class Contract:
     bid_suit: Suit | None = None
     sub: int = 0
     jump: bool = False
+    # set while the variant loads (contract_rules.py, play.py, settlement.py): every contract has them after
+    exchange: ExchangeRules = field(init=False)
+    play: PlayRules = field(init=False)
+    finish: Generated = field(init=False)  # the settlement: `finish(env, state)` gives the outcome
 
     def __post_init__(self) -> None:
         self.key = self.key or self.name

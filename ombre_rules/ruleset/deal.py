@@ -2,10 +2,13 @@
 part, and the generated function that deals a shuffled deck in `deal.packets` with a `deal.talon`."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..errors import SpecError
 from ..lang import Site
 from ..lang import types as T
 from .base import RulesetBase
+from .fields import DealFunction
 
 
 class _SeatsEnv:
@@ -21,7 +24,7 @@ class _SeatsEnv:
 class DealPart(RulesetBase):
     """The ruleset's part that fixes the seats of each deal and how it is dealt."""
 
-    def _deal_function(self):
+    def _deal_function(self) -> DealFunction:
         """A generated function dealing a shuffled deck in packets from the seat after the dealer, round the
         seats that take part in the deal: (deck order, dealer) -> (hand masks by seat, sorted hands by seat,
         talon), all fresh lists; a seat sitting out gets an empty hand."""
@@ -41,7 +44,7 @@ class DealPart(RulesetBase):
             raise SpecError(f"the deal gives out {pos} cards and a talon of {talon}; the deck has "
                             f"{self.deck.size}", self.loc(("deal", "talon")))
         env = {"_B": [1 << c for c in range(self.deck.size)], "_s": sorted}
-        by_dealer = []
+        by_dealer: list[Callable[[list[int]], tuple[list[int], list[list[int]], list[int]]]] = []
         for dealer in range(self.players):
             # the packets go round the seats that play, from the one after the dealer
             order = self.orders[dealer][self.rings[dealer][dealer]]
@@ -58,7 +61,7 @@ class DealPart(RulesetBase):
         """Per dealer: the seats that sit the deal out (`sit_out.who`), the ring of the seats that play, and
         each seat's order of play round that ring."""
         n = self.players
-        self.sitters: list[tuple[int, ...]] = [()] * n
+        self.sitters = [()] * n
         e = self._expr(("sit_out", "who"), Site("sit_out.who", frozenset({"dealer", "seats"}), frozenset(),
                                                 names=False, result=T.SEATS))
         if e is not None and not self._errors:
@@ -84,8 +87,8 @@ class DealPart(RulesetBase):
         seat = T.num(0, n - 1)  # the compiler knows how many sit out and how many play (unless sit_out is wrong)
         self.namespace.var_vals.update(sitters=T.seq(seat, n - self.active, n - self.active) if not self._errors
                                        else T.QUIET, players=T.seq(seat, n, self.active))
-        self.rings: list[list[int]] = []
-        self.orders: list[list[tuple[int, ...]]] = []
+        self.rings = []
+        self.orders = []
         for d in range(n):
             out = set(self.sitters[d])
             ring = []

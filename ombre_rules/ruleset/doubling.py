@@ -2,25 +2,15 @@
 multipliers that expressions read as `multiplier`; compiled into one record."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..envs import DEAL_FUNCS, DEAL_VARS
-from ..lang import Expr, Site
+from ..lang import Site
 from ..lang import types as T
+from .compiled import Doubling
 
 if TYPE_CHECKING:
     from .base import RulesetBase as Ruleset  # the part of a Ruleset a builder uses
-
-
-@dataclass(frozen=True)
-class Doubling:
-    """Before the first lead the seats of `who` in turn may double; the declarer may then redouble."""
-
-    who: Expr  # the seats that may double, in turn (default: the defenders who play)
-    when: Expr  # whether doubling is open in this deal
-    redouble: bool  # the declarer may answer a double
-    factors: tuple[int, int]  # the multiplier once doubled, once redoubled
 
 
 def build_doubling(rs: Ruleset) -> None:

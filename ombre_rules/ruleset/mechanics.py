@@ -3,57 +3,20 @@ auction with an automatic opening bid, contracts that are not played, cards laid
 demanded cards, an excuse card, and summary values shown at the end of a deal."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..cards import Card
 from ..envs import AUCTION, DEAL_FUNCS, DEAL_VARS, NAME_FUNCS, SEAT_VARS, CardEnv
 from ..errors import SpecError
-from ..lang import Expr, Site
+from ..lang import Site
 from ..lang import types as T
+from .compiled import Demands, Excuse, LayAway, Opening
 
 if TYPE_CHECKING:
     from .base import RulesetBase as Ruleset  # the part of a Ruleset a builder uses
     from .contracts import Contract
 
 CARD_SITE_VARS = frozenset({"card"})
-
-
-@dataclass(frozen=True)
-class Opening:
-    """A bid made for a seat before anyone speaks (the seat may still be overcalled)."""
-
-    seat: Expr
-    contract: Contract
-
-
-@dataclass(frozen=True)
-class LayAway:
-    """One seat takes the talon (if asked) and lays `count` cards away; they stay his, hidden."""
-
-    at_deal: bool  # the dealer, right after the deal; otherwise the declarer, once the contract is fixed
-    take_talon: bool
-    count: int
-    allowed: int  # mask of the cards that may be laid away (if he holds too few, any card)
-
-
-@dataclass(frozen=True)
-class Demands:
-    """Which cards a declarer may demand, and which he may give back for each."""
-
-    cards: int
-    give: int
-
-
-@dataclass(frozen=True)
-class Excuse:
-    """A card that may always be played, never wins, goes back to its owner's pile, and costs him a card
-    of `compensation` from his pile to the trick's winner (now, or as soon as he has one)."""
-
-    card: int
-    compensation: int
-    last_trick_lost: bool  # played to the last trick it stays with the trick's winner
-    latest: int  # the trick (1-based) by which its holder must have played it; 0: no limit
 
 
 def _card_mask(rs: Ruleset, path: tuple, what: str, default: Any) -> int:

@@ -13,6 +13,7 @@ from ..lang import types as T
 from .base import RulesetBase, _get_path
 from .context import Context
 from .contracts import Contract, PlayRules
+from .fields import FollowRow
 
 
 class PlayPart(RulesetBase):
@@ -23,11 +24,14 @@ class PlayPart(RulesetBase):
         psite = Site("a play condition", DEAL_VARS, DEAL_FUNCS, result=T.COND, unset="", objects=self.own(c))
         p = self._pick(cp + ("play", "first_leader"), ("play", "first_leader"))
         first = self._expr(p, lsite) if p else self.compiler.compile("forehand", None, lsite)
-        follow = []
+        assert first is not None  # a path _pick gives holds a value
+        follow: list[tuple[Expr, Expr | None]] = []
         p = self._pick(cp + ("play", "follow"), ("play", "follow"))
         fsite = Site("a play obligation", FOLLOW_VARS, FOLLOW_FUNCS, result=T.COND)
         for i, _ob in enumerate(_get_path(self.spec.data, p) if p else []):
+            assert p is not None  # the loop runs over the list at p
             must = self._expr(p + (i, "must"), fsite)
+            assert must is not None  # the schema requires `must`
             exempt = self._expr(p + (i, "exempt"), fsite)
             follow.append((must, exempt))
         claim = None
@@ -53,7 +57,7 @@ class PlayPart(RulesetBase):
         c.play = PlayRules(first, tuple(follow), claim, concede, claim_by_side, claim_tells, surrender, end_when,
                            highest)
 
-    def build_follow(self, ctx: Context, follow_id: int) -> list:
+    def build_follow(self, ctx: Context, follow_id: int) -> list[FollowRow]:
         """Evaluate each obligation of a follow list for every (led card, card) pair once: per led card, a
         tuple of (bind mask, must mask) pairs, in the list's order."""
         deck = self.deck

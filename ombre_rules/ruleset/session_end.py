@@ -4,12 +4,12 @@ condition, `close` as one generated function of payment steps (the forms of scor
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..envs import SESSION_END_FUNCS, SESSION_END_VARS
 from ..lang import Site
 from ..lang import types as T
+from .compiled import SessionEnd
 from .settlement import steps
 
 if TYPE_CHECKING:
@@ -20,16 +20,6 @@ _SEATS_SITE = Site("a payment's seats at the session's end", SESSION_END_VARS, S
 _AMOUNT_SITE = Site("a payment's amount at the session's end", SESSION_END_VARS, SESSION_END_FUNCS, result=T.INT)
 MAX_FACTOR = 10  # a session that ends by `end_when` stops at the latest after this many times `deals` deals
 MAX_DEALS = 10_000  # and, without `deals`, after this many
-
-
-@dataclass(frozen=True)
-class SessionEnd:
-    """When a session ends and what is paid then."""
-
-    deals: int | None  # `session.deals`: the agreed number (None: not fixed)
-    end_when: Any  # compiled `(_e, _st) -> bool`, or None: the session ends after `deals` deals
-    close: Any  # compiled `(_e, _st) -> None` running the closing payments, or None
-    limit: int  # the most deals a session may have, whatever `end_when` says
 
 
 def build_session_end(rs: Ruleset) -> None:

@@ -3,14 +3,15 @@ the first outcome whose condition holds, the scoring lets, and that outcome's pa
 from __future__ import annotations
 
 import ast
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..envs import DEAL_FUNCS, DEAL_VARS, SEAT_VARS, STATE_READS, defenders
 from ..errors import SpecError, did_you_mean
 from ..lang import Site
 from ..lang import types as T
-from ..lang.block import Block, assign, call, internal, literal, local
+from ..lang.block import Block, Generated, assign, call, internal, literal, local
 from ..lang.types import Val
 from .carry import set_value
 
@@ -19,7 +20,14 @@ if TYPE_CHECKING:
     from .contracts import Contract
 
 
-def _seats(value: Any):
+class Book(Protocol):
+    """What the transfers change: a deal's payments and pool (a State, or a session's Closing)."""
+
+    payments: list[int]
+    pool: int
+
+
+def _seats(value: Any) -> Sequence[int]:
     """The seats a payment names: one seat, none, or a list of them (a list of seats is used as it is)."""
     t = type(value)
     if t is int:
@@ -30,11 +38,12 @@ def _seats(value: Any):
         for v in value:
             if type(v) is not int:
                 return [int(v) for v in value if v is not None]
-        return value
+        seats: Sequence[int] = value  # seats already
+        return seats
     return (int(value),)
 
 
-def pay(state, frm: Any, to: Any, amount: Any) -> None:
+def pay(state: Book, frm: Any, to: Any, amount: Any) -> None:
     """`pay`: each payer pays the amount to each payee (nobody pays himself)."""
     amount = int(amount or 0)
     book = state.payments
@@ -46,7 +55,7 @@ def pay(state, frm: Any, to: Any, amount: Any) -> None:
                 book[t] += amount
 
 
-def to_pool(state, frm: Any, amount: Any) -> None:
+def to_pool(state: Book, frm: Any, amount: Any) -> None:
     """`to_pool`: each payer puts the amount into the pool."""
     amount = int(amount or 0)
     book = state.payments
@@ -55,7 +64,7 @@ def to_pool(state, frm: Any, amount: Any) -> None:
         state.pool += amount
 
 
-def from_pool(state, to: Any, amount: Any) -> None:
+def from_pool(state: Book, to: Any, amount: Any) -> None:
     """`from_pool`: the amount (at most the pool) is shared equally; an odd counter stays in the pool."""
     payees = _seats(to)
     if payees:
@@ -140,13 +149,13 @@ def _sets(rs: Ruleset, path: tuple, body: dict, names: dict[str, Val], block: Bl
     return out
 
 
-def _chain(tests: list[tuple[ast.expr, list[ast.stmt], ast.stmt | None]], last: list[ast.stmt]) -> list[ast.stmt]:
+def _chain(tests: Sequence[tuple[ast.expr, list[ast.stmt], ast.stmt | None]], last: list[ast.stmt]) -> list[ast.stmt]:
     """`if t1: b1 elif t2: b2 … else: last` as statements (each test marked by the statement `mark`)."""
     out = last
     for test, body, mark in reversed(tests):
         node = ast.If(test, body, out)
         if mark is not None:
-            node._ombre_origin = mark._ombre_origin  # type: ignore[attr-defined]
+            node._ombre_origin = mark._ombre_origin  # type: ignore[attr-defined]  # the mark Block.mark put there
         out = [node]
     return out
 
@@ -161,7 +170,7 @@ def _outcome(name: str) -> ast.stmt:
     return assign(ast.Name("_o", ast.Store()), literal(str(name)))
 
 
-def _build(rs: Ruleset, name: str, contract: Contract | None):
+def _build(rs: Ruleset, name: str, contract: Contract | None) -> Generated:
     """The settlement function of one contract (or, without one, of a deal that all passed)."""
     block = rs.compiler.block(name)
     scoring = rs.spec.data["scoring"].get("outcomes") or {}

@@ -51,7 +51,8 @@ def play(runs: list[Run], seed: int, deals: int, jobs: int, dask: str | None, qu
     each deal); whether Ctrl-C stopped the comparison."""
     for i, r in enumerate(runs):
         if len(runs) > 1:
-            r.paired = Deals(r.metrics.scores) if i == 0 else Differences(runs[0].paired, r.metrics.scores)
+            first = runs[0].paired
+            r.paired = Deals(r.metrics.scores) if i == 0 else Differences(_deals(first), r.metrics.scores)
         lines = run(r.variant, r.options, r.players, seed, deals, jobs, dask, double_dummy)
         _done, stopped = collect(lines, deals, f"{r.rules.variant} ({i + 1}/{len(runs)})", r.add, quiet=quiet)
         if stopped:
@@ -59,10 +60,20 @@ def play(runs: list[Run], seed: int, deals: int, jobs: int, dask: str | None, qu
     return False
 
 
+def _deals(paired: Deals | Differences | None) -> Deals:
+    assert isinstance(paired, Deals)  # the first run's
+    return paired
+
+
+def _differences(paired: Deals | Differences | None) -> dict:
+    assert isinstance(paired, Differences)  # a later run's, from the first
+    return paired.result()
+
+
 def analyse(runs: list[Run], least: int = MIN_REACHED) -> dict:
     """Metrics, coverage and differences from the first variant, of the runs that played any deal."""
     done = [r for r in runs if r.deals]
-    paired = {r.rules.variant: r.paired.result() for r in done[1:]}
+    paired = {r.rules.variant: _differences(r.paired) for r in done[1:]}
     base = done[0].rules.variant if done else ""
     return {
         "variants": {r.rules.variant: r.metrics.result() for r in done},

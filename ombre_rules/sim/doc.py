@@ -6,14 +6,16 @@ import base64
 import html
 import os
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass
 class Doc:
-    """The blocks of a report, in order: (kind, payload)."""
+    """The blocks of a report, in order: (kind, payload), the payload's shape given by its kind (a text, a list
+    of rows, (head, rows), (name, alt))."""
 
     title: str
-    blocks: list[tuple[str, object]] = field(default_factory=list)
+    blocks: list[tuple[str, Any]] = field(default_factory=list)
 
     def h(self, text: str) -> None:
         self.blocks.append(("h", text))

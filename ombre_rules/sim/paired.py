@@ -92,7 +92,8 @@ class Differences:
 
             def diff(idx: Iterable[int]) -> float:
                 joint = Counter(ca[i] * size + cb[i] for i in idx)
-                a, b = Counter(), Counter()
+                a: Counter[int] = Counter()
+                b: Counter[int] = Counter()
                 for c, k in joint.items():
                     a[c // size] += k
                     b[c % size] += k

@@ -11,8 +11,8 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import ExitStack, closing, contextmanager
+from collections.abc import Callable, Generator, Iterable, Iterator
+from contextlib import ExitStack, closing, contextmanager, suppress
 from itertools import islice
 from typing import Any, NamedTuple
 
@@ -31,7 +31,9 @@ def deal_seed(seed: int, i: int) -> int:
 
 def fallback_taken(rules: Ruleset, state: State) -> bool:
     """Whether every seat passed the first round, so that the variant's all-pass rule was applied."""
-    return state.result.contract is None or state.ap_at > 0
+    res = state.result
+    assert res is not None  # a finished deal
+    return res.contract is None or state.ap_at > 0
 
 
 def play_deal(rules: Ruleset, names: list[str], seed: int, i: int, double_dummy: bool = False) -> dict:
@@ -75,6 +77,7 @@ def play_deal(rules: Ruleset, names: list[str], seed: int, i: int, double_dummy:
             offered.update(verbs[a] for a in legal if a >= high)
         state.apply(act(players[seat], state, seat, legal))
     res = state.res  # the result as the deal's end kept it (State.result adds its account: not needed here)
+    assert res is not None  # played to its end
     return {"deal": i, "seed": s, "dealer": state.dealer, "declarer": res.declarer, "contract": res.contract,
             "trump": res.trump, "outcome": res.outcome, "tricks": list(res.tricks), "payments": list(res.payments),
             "pool_before": res.pool_before, "pool_after": res.pool_after, "actions": len(state.history),
@@ -236,7 +239,7 @@ def timed_chunk(variant: str, options: dict, names: list[str], seed: int, first:
 
 
 def ordered(submit: Callable[[int, int], Any], parts: Iterable[tuple[int, int]], window: int,
-            seen: Callable[[Any], None] | None = None) -> Iterator[Any]:
+            seen: Callable[[Any], None] | None = None) -> Generator[Any, None, None]:
     """The result of `submit(first, count)` (a future) for each part, in order, with at most `window` parts
     submitted and not yet taken: the next part goes out as the oldest result is taken (after `seen` has been
     shown it), before it is handed on. The parts still out are cancelled when the consumer stops."""
@@ -329,11 +332,17 @@ def _client(address: str) -> Iterator[Any]:
                                                  "fork" if forked else "spawn"}))
             scheduler = stack.enter_context(LocalCluster(n_workers=int(n), threads_per_worker=1, processes=True,
                                                          dashboard_address=None))
+        client = Client.__new__(Client)
         try:
-            client = stack.enter_context(Client(scheduler, timeout="5s", set_as_default=False))
-        except (OSError, TimeoutError, ValueError) as e:
+            Client.__init__(client, scheduler, timeout="5s", set_as_default=False)
+        except Exception as e:  # any address Dask cannot use or reach (a bad scheme, no port, a TLS one, ...)
+            # marked closed: the client that never connected would otherwise try to close itself when collected
+            # (at exit), wait 10 s for a loop that is gone and print a traceback after the clean error
+            client.status = "closed"
+            with suppress(Exception):
+                client._loop_runner.stop()
             raise OmbreError(f"cannot reach the Dask scheduler at '{address}': {e}") from None
-        yield client
+        yield stack.enter_context(client)
 
 
 def _run_dask(variant: str, options: dict, names: list[str], seed: int, deals: int, address: str,
@@ -406,7 +415,7 @@ class _Whole:
 
     def __init__(self) -> None:
         self.busy = self.asked = False
-        self.old = None
+        self.old: Any = None  # the SIGINT handler to restore, once ours is in place
 
     def __enter__(self) -> _Whole:
         if threading.current_thread() is threading.main_thread() and \

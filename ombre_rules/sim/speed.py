@@ -72,9 +72,9 @@ def pimc_decision_time(variant: str, decisions: int, seed: int, rollouts: int = 
         playing = [p for p in range(n) if p not in rules.sitters[i % n]]
         me = playing[i % len(playing)]
         players = [make_player("greedy", s * 16 + k, rules) for k in range(n)]
-        players[me] = PimcPlayer(s * 16 + me, rules, rollouts=rollouts)
+        pimc = players[me] = PimcPlayer(s * 16 + me, rules, rollouts=rollouts)
         state = State(rules, seed=s, dealer=i % n)
-        before = players[me].fallbacks
+        before = pimc.fallbacks
         while state.phase != DONE and len(times) < decisions:
             seat = state.to_move
             if seat == me and len(state.legal_actions()) > 1:
@@ -84,7 +84,7 @@ def pimc_decision_time(variant: str, decisions: int, seed: int, rollouts: int = 
             else:
                 a = act(players[seat], state, seat)
             state.apply(a)
-        fallbacks += players[me].fallbacks - before
+        fallbacks += pimc.fallbacks - before
         i += 1
     return {"decisions": len(times), "rollouts": rollouts, "deals": i,
             "mean_ms": round(1000 * sum(times) / len(times), 2), "max_ms": round(1000 * max(times), 2),

@@ -296,14 +296,16 @@ class Metrics(Tally):
             self.abs_payments += abs(p)
             self.seat_payment[k].add(p)
             self.seat_halves[k] += 2 if p > 0 else 1 if p == 0 else 0
-            self.position_payment[k].add(d[f"payment_position_{k}"])
+            at_position = d[f"payment_position_{k}"]
+            assert at_position is not None  # a payment
+            self.position_payment[k].add(at_position)
         self.scores.add(x)
         self.pool += x["pool_after"] - x["pool_before"]
         self.decisive += max(pays) > 0
         self.tricks += sum(x["tricks"])
         self.duration.add(x["actions"])
-        for k, m in self.means.items():
-            v = d[k]
+        for name, m in self.means.items():
+            v = d[name]
             if v is not None:
                 m.add(v)
         if "double_dummy" in x:

@@ -12,9 +12,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
 from ..engine import State
 from ..engine.phases import CONSENT, DONE, PLAY, XPLAY
+from .fast import keeping, solver
 from .search import SearchLimit, Solver
 
 INF = 1 << 30
@@ -104,7 +106,7 @@ def card_values(solver: Solver) -> dict[int, int]:
     out: dict[int, int] = {}
     guess = 0
     for c in solver.root_cards():
-        out[c] = guess = exact(lambda a, b, c=c: solver.after(c, a, b), guess)
+        out[c] = guess = exact(partial(solver.after, c), guess)
     return out
 
 
@@ -136,11 +138,7 @@ class Analyst:
         """A solver at `state`, with the tables of the previous one (the same deal, so its entries hold)."""
         lim = self.limits
         left = None if lim.max_nodes is None else max(0, lim.max_nodes - self.nodes)
-        s = Solver(state, self.measure, self.aim, left, lim.left())
-        prev = self._last
-        if prev is not None:
-            s.tt, s.lead_hint, s.compat, s.mcache = prev.tt, prev.lead_hint, prev.compat, prev.mcache
-        self._last = s
+        s = self._last = solver(state, self.measure, self.aim, left, lim.left(), self._last)  # the kernel's, if it can
         return s
 
     def _count(self, s: Solver) -> None:
@@ -154,6 +152,7 @@ class Analyst:
         try:
             return base + self.aim * exact(s.value)
         except SearchLimit as e:
+            assert e.bounds is not None  # set by exact
             lo, hi = e.bounds  # of the rest, aim applied; None: not known
             if s.measure == "tricks":  # the rest is worth no more than the tricks left
                 left = max(h.bit_count() for h in state.hands)
@@ -181,13 +180,10 @@ class Analyst:
         s = self.solver(state)
         try:
             rest = exact(s.value)
-            mine = s.side[state.to_move]
-            for c in state.legal_actions():
-                if c >= state.nc:
-                    continue
-                if mine and s.after(c, rest - 1, rest) >= rest or not mine and s.after(c, rest, rest + 1) <= rest:
-                    return c
-            raise AssertionError("no card keeps the value")  # the value is the best card's
+            c = keeping(s, rest, s.side[state.to_move], [c for c in state.legal_actions() if c < state.nc])
+            if c is None:
+                raise AssertionError("no card keeps the value")  # the value is the best card's
+            return c
         finally:
             self._count(s)
 

@@ -6,6 +6,8 @@ import json
 import re
 import sys
 import time
+from collections.abc import Callable
+from functools import partial
 
 from ..engine import State
 from ..engine.phases import DONE, PLAY, XPLAY
@@ -93,7 +95,7 @@ def _from_record(path: str, k: int) -> tuple[State, list[int], str]:
         raise OmbreError(f"--deal {k}: {path} holds {len(recs)} record{'s' if len(recs) != 1 else ''}")
     rec = dict(recs[k - 1])
     actions = rec.pop("actions")
-    rec["actions"], rec["result"] = [], None
+    rec["actions"], rec["result"], rec["account"] = [], None, []
     try:
         replay(rec)  # the variant, its hash and the deal
         rules = load(rec["variant"])
@@ -165,9 +167,9 @@ def cmd_solve(args) -> int:
         if args.seed is not None or args.seeds:
             raise OmbreError("--seed and --seeds are for a VARIANT, not a record or a scenario")
         read = _from_record if src.endswith(".json") else _from_scenario
-        jobs = [lambda: read(src, args.deal)]
+        jobs: list[Callable[[], tuple[State, list[int], str]]] = [lambda: read(src, args.deal)]
     else:
-        jobs = [lambda s=s: _from_seed(args, s) for s in _seeds(args)]
+        jobs = [partial(_from_seed, args, s) for s in _seeds(args)]
     measure = None if args.measure == "auto" else args.measure
     aim = {"auto": None, "more": 1, "fewer": -1}[args.aim]
     total = value_total = value_cpu = 0.0
@@ -250,6 +252,7 @@ def _verdict(v: CardVerdict, r) -> dict:
 
 def _head(state: State, an: Analyst, label: str) -> dict:
     r = state.rules
+    assert state.contract is not None  # cards are being played
     return {"deal": label, "variant": r.variant, "contract": state.contract.name, "declarer": state.declarer,
             "trump": state.trump.name if state.trump is not None else None, "side": list(an.side),
             "measure": an.measure, "aim": "more" if an.aim > 0 else "fewer", "from_trick": len(state.trick_log) + 1,

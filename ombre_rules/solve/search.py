@@ -8,6 +8,7 @@ legal cards are computed from the same follow rows, key rows and excuse rules th
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 
 from ..cards import bits as _bits
 from ..engine.phases import PLAY, XPLAY
@@ -25,7 +26,7 @@ class SearchLimit(OmbreError):
     """The search passed its node or time limit before it had an answer; `bounds` are the side's lowest and
     highest total it had proved by then (None: none yet)."""
 
-    bounds: tuple[int, int] | None = None
+    bounds: tuple[int | None, ...] | None = None  # (lowest, highest)
 
 
 class NotInPlay(OmbreError):
@@ -74,7 +75,7 @@ class Solver:
         self.keyed_won = not plain_end
         self.ntr = len(st.trick_log)
         self.log = st.trick_log
-        self.pile = piles(st) if measure == "points" else None
+        self.pile = piles(st) if measure == "points" else []  # read only when measuring points
         self.debt = None
         if measure == "points":
             d = excuse_debt(st)
@@ -365,6 +366,7 @@ class Solver:
         high, low = self._moves(m, (self.live | tm) & ~hand)
         side = self.side
         mine = side[seat]
+        moves: Sequence[int]
         if not trick:
             moves = high if mine else low
             if hint is not None and hint in moves and moves[0] != hint:

@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from ..errors import Loc, SpecError, did_you_mean, quoted
+from ..errors import Loc, OmbreError, SpecError, did_you_mean, quoted
 from ..resources import variants_dir
 from . import schema
 from .yamlpos import PositionedDoc, encodable, load_file
@@ -146,9 +146,9 @@ class _Merged:
         for p, s in src.where.items():
             if p[:n] == src_path:
                 self.where[path + p[n:]] = s
-        for p, s in src.keys.items():
+        for p, at in src.keys.items():
             if p[:n] == src_path:
-                self.keys[path + p[n:]] = s
+                self.keys[path + p[n:]] = at
 
     def merge(self, src: PositionedDoc, src_path: tuple = (), path: tuple = ()) -> None:
         """Merge src (or its sub-tree at src_path) over this document at path."""
@@ -246,7 +246,7 @@ def _match(value: Any, choices: list[Any]) -> Any:
 
 
 def resolve(variant: str, selections: dict[str, str] | None = None,
-            unknown: list[SpecError] | None = None) -> ResolvedSpec:
+            unknown: list[OmbreError] | None = None) -> ResolvedSpec:
     """Load a variant by name, alias or path, with option selections (values as strings or typed); with
     `unknown`, keys the schema does not know are collected there and left out (see `schema.check`)."""
     name, inline = parse_variant_string(variant)

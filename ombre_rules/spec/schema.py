@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from functools import lru_cache
 
 import jsonschema
 
-from ..errors import SpecError, SpecErrors, did_you_mean, quoted
+from ..errors import OmbreError, SpecError, SpecErrors, did_you_mean, quoted
 from ..resources import schema_path
 from .yamlpos import PositionedDoc
 
@@ -30,7 +31,7 @@ def describe(err: jsonschema.ValidationError) -> tuple[str, tuple]:
     path = tuple(err.absolute_path)
     kind = err.validator
     inst = err.instance
-    if kind == "additionalProperties" and isinstance(inst, dict):
+    if kind == "additionalProperties" and isinstance(inst, dict) and isinstance(err.schema, Mapping):
         allowed = list(err.schema.get("properties", {}))
         extra = [k for k in inst if k not in allowed]
         if extra:
@@ -43,7 +44,7 @@ def describe(err: jsonschema.ValidationError) -> tuple[str, tuple]:
     if kind == "required":
         missing = err.message.split("'")[1] if "'" in err.message else err.message
         return f"missing key '{missing}' in {_where(path)}", path + (missing,)
-    if kind == "enum":
+    if kind == "enum" and isinstance(err.validator_value, list):
         choices = [str(c) for c in err.validator_value]
         hint = did_you_mean(inst, choices) or f" (expected one of: {', '.join(choices)})"
         return f"'{inst}' is not allowed for {_where(path)}{hint}", path
@@ -62,7 +63,7 @@ def describe(err: jsonschema.ValidationError) -> tuple[str, tuple]:
     return f"{_where(path)}: {msg[:1].lower() + msg[1:]}", path
 
 
-def check(doc: PositionedDoc, unknown: list[SpecError] | None = None) -> None:
+def check(doc: PositionedDoc, unknown: list[OmbreError] | None = None) -> None:
     """Raise SpecErrors listing every schema violation, each at its position.
 
     With `unknown` (a list, as `ombre check` passes), keys the schema does not know are taken out of the
@@ -80,7 +81,7 @@ def check(doc: PositionedDoc, unknown: list[SpecError] | None = None) -> None:
         errors = sorted(validator().iter_errors(doc.data), key=lambda e: [str(p) for p in e.absolute_path])
     if not errors:
         return
-    out: list[SpecError] = list(unknown or [])
+    out: list[OmbreError] = list(unknown or [])
     seen = {str(e.message) for e in out}
     for err in errors:
         msg, path = describe(err)

@@ -1,7 +1,6 @@
 """Load YAML into plain values while remembering where every value came from."""
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -9,6 +8,7 @@ from typing import Any
 import yaml
 
 from ..errors import Loc, SpecError, quoted
+from ..infile import read_bytes
 
 Path = tuple  # a path of keys and list indexes from the document root
 
@@ -187,18 +187,11 @@ def _yaml_message(e: yaml.MarkedYAMLError) -> str:
 def load_file(path: str, display: str | None = None) -> PositionedDoc:
     """Read and parse a YAML file; a missing or unreadable file is a SpecError, not a traceback."""
     name = display or str(path)
+    raw = read_bytes(str(path), MAX_FILE_BYTES, SpecError, name)  # a regular file: never a FIFO or a device
     try:
-        if os.path.isdir(path):
-            raise SpecError(f"cannot read '{name}': it is a folder")
-        with open(path, "rb") as f:
-            raw = f.read(MAX_FILE_BYTES + 1)
         text = raw.decode("utf-8")
-    except OSError as e:
-        raise SpecError(f"cannot read '{name}': {e.strerror or e}") from None
     except UnicodeDecodeError:
         raise SpecError(f"cannot read '{name}': not UTF-8 text") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise SpecError(f"cannot read '{name}': larger than {MAX_FILE_BYTES} bytes")
     return load_text(text, name)
 
 

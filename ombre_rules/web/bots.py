@@ -16,6 +16,7 @@ from ..ruleset import Ruleset, load
 
 MAX_SECONDS = 10.0
 MAX_ROLLOUTS = 5000
+MAX_WORLDS = 200  # of a pimcdd decision
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +53,7 @@ def decide(d: Decision) -> int:
 def check_budget(kind: str) -> None:
     """Refuse Monte-Carlo budgets a shared server should not run (raises ValueError with the reason)."""
     base, _, arg = kind.partition(":")
-    if base != "pimc" or not arg:
+    if base not in ("pimc", "pimcdd") or not arg:
         return
     try:
         amount = float(arg[:-1]) if arg.endswith("s") else int(arg)
@@ -60,8 +61,9 @@ def check_budget(kind: str) -> None:
         return  # make_player names the bad budget
     if arg.endswith("s") and amount > MAX_SECONDS:
         raise ValueError(f"bot '{kind}': at most {MAX_SECONDS:g} seconds a decision here")
-    if not arg.endswith("s") and amount > MAX_ROLLOUTS:
-        raise ValueError(f"bot '{kind}': at most {MAX_ROLLOUTS} play-outs a decision here")
+    most, unit = (MAX_ROLLOUTS, "play-outs") if base == "pimc" else (MAX_WORLDS, "worlds")
+    if not arg.endswith("s") and amount > most:
+        raise ValueError(f"bot '{kind}': at most {most} {unit} a decision here")
 
 
 class BotPool:

@@ -1,11 +1,15 @@
 """The variants a server offers: the built-in ones, the files of `--variants DIR`, and uploaded house rules.
 
-Each has a key used in URLs: a built-in id, `dir:FILE` or `upload:ID`. Uploaded files are untrusted: they are
-checked with the project's loader like `ombre check`, may only extend a built-in variant, and are kept (under
-the data folder) only when they load."""
+Each has a key used in URLs: a built-in id, `dir:FILE` or `upload:ID`. Uploaded files are untrusted: each must
+extend a built-in variant (a house rule is a change to a game the server knows, and its diff against that game
+shows what it changes), and is kept (under the data folder) only when everything the server will do with it
+works: `ombre check`, its rulebook, its diff and deals played, all in a process of its own with limits
+(`vet.py`). A kept file that stops loading later (after an update of the server) is listed with its errors and
+takes no page down."""
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import re
 import shutil
@@ -13,16 +17,18 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ..checking import check_variant
 from ..errors import OmbreError, SpecErrors
 from ..ruleset import Ruleset, load
 from ..spec.resolve import builtin_index, fmt_value, resolve
 from ..spec.yamlpos import load_file
 from .errors import WebError
 from .storage import Store
+from .vet import vet
 
 MAX_UPLOAD = 64 * 1024
+MAX_NAME = 60  # characters of an uploaded file's name that are kept
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9_.-]+")
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,10 +44,11 @@ class Entry:
 class Catalog:
     """Look-ups of variants by key, their summaries, option forms and compiled rules."""
 
-    def __init__(self, store: Store, folder: str | None = None) -> None:
+    def __init__(self, store: Store, folder: str | None = None, stored_uploads: int = 500) -> None:
         self.store = store
         self.folder = folder
         self.upload_dir = os.path.join(store.folder, "uploads")
+        self.stored_uploads = stored_uploads
 
     def entries(self) -> list[Entry]:
         out = [Entry(vid, vid, os.path.basename(path), "built-in") for vid, path in _builtins()]
@@ -64,9 +71,16 @@ class Catalog:
         return text.replace(entry.source, entry.name) if entry.origin != "built-in" else text
 
     def summary(self, entry: Entry) -> dict[str, Any]:
-        """Title, seats and options of a variant; a file that does not load gets its errors instead."""
+        """Title, seats and options of a variant; a file that does not load gets its errors instead (whatever
+        goes wrong with one file, the others are listed)."""
         path = builtin_index().get(entry.source, entry.source)
-        return _summary(self, entry, _mtime(path))
+        try:
+            return _summary(self, entry, _mtime(path))
+        except Exception as e:  # noqa: BLE001 - one broken file must not take the lobby down
+            log.warning("variant %s cannot be listed: %r", entry.key, e)
+            return {"key": entry.key, "file": entry.name, "origin": entry.origin, "title": entry.name,
+                    "errors": [self.clean(entry, f"{entry.name}: this file cannot be read by this server "
+                                                 f"({type(e).__name__})")]}
 
     def _summary(self, entry: Entry) -> dict[str, Any]:
         out: dict[str, Any] = {"key": entry.key, "file": entry.name, "origin": entry.origin}
@@ -80,7 +94,8 @@ class Catalog:
             options.append({"key": k, "doc": o.get("doc", ""), "default": fmt_value(spec.defaults[k]),
                             "choices": [fmt_value(c) for c in spec.choices[k]]})
         return {**out, "id": d["id"], "title": d.get("title", d["id"]), "players": d["players"],
-                "options": options, "aliases": list(d.get("aliases") or []), "base": self._base(entry)}
+                "options": options, "aliases": list(d.get("aliases") or []), "base": self._base(entry),
+                "doc": str(d.get("doc") or "")}
 
     def _base(self, entry: Entry) -> str | None:
         """The key of the built-in variant a file extends (None if it extends none)."""
@@ -108,41 +123,55 @@ class Catalog:
         return self.clean(entry, rules.variant)
 
     # -- uploads -------------------------------------------------------------------------------------
-    def upload(self, name: str, data: bytes) -> Entry:
-        """Check an uploaded house-rule file and keep it; a 400 with every `file:line:col` problem otherwise."""
+    def upload(self, name: str, data: bytes) -> tuple[Entry, str | None]:
+        """Check an uploaded house-rule file in full and keep it; a 400 with every `file:line:col` problem
+        otherwise (nothing is left behind). Returns the entry and its rulebook, made by the check."""
         if len(data) > MAX_UPLOAD:
             raise WebError(413, f"file too large: {len(data)} bytes (at most {MAX_UPLOAD})")
-        name = _SAFE_NAME.sub("_", os.path.basename(name or "upload.yaml")).strip("._") or "upload"
+        name = _SAFE_NAME.sub("_", os.path.basename(name or "upload.yaml")).strip("._")[:MAX_NAME] or "upload"
         if not name.endswith((".yaml", ".yml")):
             name += ".yaml"
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as e:
             raise WebError(400, f"{name}: not UTF-8 text (byte {e.start + 1})") from None
+        if len(self.store.uploads()) >= self.stored_uploads:
+            raise WebError(503, f"this server keeps at most {self.stored_uploads} uploaded files")
         uid = hashlib.sha256(data).hexdigest()[:16]
         folder = os.path.join(self.upload_dir, uid)
-        os.makedirs(folder, exist_ok=True)
         path = os.path.join(folder, name)
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
         entry = Entry("upload:" + uid, path, name, "upload")
-        problems = self._check(entry)
+        try:
+            os.makedirs(folder, exist_ok=True)
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+            base, problems = self._extends(entry)
+            verdict = vet(path, base) if not problems else None
+            if verdict is not None:
+                problems = [self.clean(entry, p) for p in verdict.problems]
+        except OSError as e:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise WebError(400, f"{name}: cannot be stored ({e.strerror or e})") from None
         if problems:
             shutil.rmtree(folder, ignore_errors=True)
             raise WebError(400, "\n".join(problems))
         self.store.add_upload(uid, name, path)
-        return entry
+        return entry, verdict.rulebook if verdict is not None else None
 
-    def _check(self, entry: Entry) -> list[str]:
+    def _extends(self, entry: Entry) -> tuple[str | None, list[str]]:
+        """The built-in variant an upload extends, or why it may not be kept: it extends none, or another."""
         try:
             doc = load_file(entry.source, entry.name)
         except OmbreError as e:
-            return self._messages(entry, e)
+            return None, self._messages(entry, e)
         base = doc.data.get("extends") if isinstance(doc.data, dict) else None
-        if base is not None and (not isinstance(base, str) or base not in builtin_index()):
-            return [f"{doc.loc(('extends',))}: an uploaded file may only extend a built-in variant "
-                    f"({', '.join(sorted({resolve(p).data['id'] for p in builtin_index().values()}))})"]
-        return [self.clean(entry, str(p)) for p in check_variant(entry.source)]
+        ids = ", ".join(sorted(vid for vid, _path in _builtins()))
+        if base is None:
+            return None, [f"{entry.name}:1:1: an uploaded file must extend a built-in variant (`extends: ID`, "
+                          f"ID one of {ids}) and give what it changes"]
+        if not isinstance(base, str) or base not in builtin_index():
+            return None, [f"{doc.loc(('extends',))}: an uploaded file may only extend a built-in variant ({ids})"]
+        return base, []
 
 
 @lru_cache(maxsize=1)

@@ -148,7 +148,8 @@ def main(argv: list[str] | None = None) -> int:
     url = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as data:
         server = subprocess.Popen([sys.executable, "-m", "ombre_rules", "serve", "--port", str(port), "--data", data,
-                                   "--bot-delay", "0", "--workers", str(args.workers)], stderr=subprocess.DEVNULL)
+                                   "--bot-delay", "0", "--workers", str(args.workers),
+                                   "--tables-per-hour", str(max(30, args.tables)), "--cold"], stderr=subprocess.DEVNULL)
         try:
             _wait(url)
             out = _run(url, args, server.pid)

@@ -1,21 +1,25 @@
 """What a browser is sent: one seat's view (or the public view) with what the page needs to draw it.
 
-Everything shown comes from the rules and `State.view`: card faces (rank and suit), suit symbols and colours
-(the suits' `symbol` and `colour` attributes), contract titles, the hand in the order of the current trump
-context, the controls built from the legal actions, why a card in hand may not be chosen, and the values a
-session carries between deals under the file's words for them (`terms:`, the value's `doc:`)."""
+Everything shown comes from the rules and `State.view`: card faces (rank and suit, the words a screen reader
+says), suit symbols and colours (the suits' `symbol` and `colour` attributes), contract titles, the hand in the
+order of the current trump context, the controls built from the legal actions with a line on each, what a
+choice of several cards asks for (how many), why a card in hand may not be chosen, the phase in a line with
+its rulebook section, why the deal ended as it did and its account in words, and the values a session carries
+between deals under the file's words for them (`terms:`, the value's `doc:`)."""
 from __future__ import annotations
 
 import weakref
 from typing import Any
 
-from ..engine.replay import events
-from ..engine.view import leftover_shown, partner_known
+from ..engine.phases import EXCHANGE, LAYAWAY
 from ..errors import IllegalActionError, OmbreError
+from ..explain.account import account as account_of
 from ..explain.account import terms
+from ..explain.phrase import phrase
 from ..explain.why import why_illegal
 from ..ruleset import SPECIAL_VERBS, Ruleset
 from ..ruleset.carry import TYPES
+from .words import outcome_reason, words
 
 CARD_VERBS = ("play", "discard", "give")  # actions on a card of one's hand
 WORD_LABELS = {v: v.capitalize() for v in SPECIAL_VERBS}
@@ -43,24 +47,20 @@ def carried(rules: Ruleset) -> list[dict[str, Any]]:
     if rules.carry is None:
         return []
     decl = (rules.spec.data.get("session") or {}).get("carry") or {}
-    words = terms(rules)
+    said = terms(rules)
     kinds = {t: w for w, t in TYPES.items()}
-    return [{"name": n, "label": words.get(n) or n.replace("_", " ").capitalize(),
+    return [{"name": n, "label": said.get(n) or n.replace("_", " ").capitalize(),
              "doc": str((decl.get(n) or {}).get("doc") or ""), "type": kinds[t]}
             for n, t in zip(rules.carry.names, rules.carry.types, strict=True)]
 
 
-def public_view(state) -> dict[str, Any]:
-    """What every seat sees: a seat's view without its hand, its own exchange and anything only it knows."""
-    v = state.view(0, actions=False)
-    deck = state.rules.deck
-    v.update(seat=None, hand=[], my_discards=[], my_draws=[],
-             leftover_shown=deck.names(leftover_shown(state, -1)),
-             actions=[e.public(-1) for e in events(state)])
-    v.pop("legal", None)
-    if v.get("partner") is not None and not all(partner_known(state, s) for s in range(state.n)):
-        v["partner"] = None
-    return v
+def table_facts(rules: Ruleset) -> dict[str, Any]:
+    """What a page needs about the rules at a table, the same for every seat: suits, contracts (title and a
+    line on each), the values carried between deals, what sitting out means, the variant's own line."""
+    w = words(rules)
+    return {"suits": suits(rules), "contracts": contract_titles(rules), "contract_docs": w.contracts,
+            "outcome_docs": {k: v for k, v in w.outcomes.items() if v}, "carry": carried(rules),
+            "sit_out_doc": w.lines.get("sit_out", ""), "doc": str(rules.spec.data.get("doc") or "")}
 
 
 def _plain_order(rules: Ruleset) -> list[tuple[int, float]]:
@@ -110,6 +110,7 @@ def card_faces(state, v: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """Rank, suit and trump membership of every card named anywhere in a view (and of no other card)."""
     deck = state.rules.deck
     ctx = state.ctx
+    w = words(state.rules)
     out: dict[str, dict[str, Any]] = {}
 
     def visit(x: Any) -> None:
@@ -118,8 +119,8 @@ def card_faces(state, v: dict[str, Any]) -> dict[str, dict[str, Any]]:
             c = deck.by_name.get(word)
             if c is not None and word not in out:
                 card = deck.cards[c]
-                out[word] = {"rank": card.rank, "suit": card.suit.index,
-                             "trump": bool(ctx is not None and ctx.trump_mask >> c & 1)}
+                out[word] = {"rank": card.rank, "suit": card.suit.index, "face": w.faces[word],
+                             "spoken": w.spoken[word], "trump": bool(ctx is not None and ctx.trump_mask >> c & 1)}
         elif isinstance(x, dict):
             for y in x.values():
                 visit(y)
@@ -141,24 +142,43 @@ def _label(rules: Ruleset, text: str, titles: dict[str, str]) -> str:
         return f"{sym} {arg.capitalize()}".strip()
     if not arg:
         return WORD_LABELS.get(verb, verb.capitalize())
-    return f"{verb.capitalize()} {arg}"
+    return f"{verb.capitalize()} {words(rules).faces.get(arg, arg)}"
 
 
 def controls(state, seat: int) -> list[dict[str, Any]]:
     """The seat's legal actions, each with its verb, its card (if any) and a label."""
     rules = state.rules
     titles = contract_titles(rules)
+    w = words(rules)
     out = []
     for a in state.legal_actions():
         text = rules.action_str(a)
         verb, _, arg = text.partition(" ")
         card = arg if arg in rules.deck.by_name else None
         out.append({"action": text, "verb": verb, "card": card, "label": _label(rules, text, titles),
-                    "in_hand": verb in CARD_VERBS})
+                    "in_hand": verb in CARD_VERBS, "doc": w.control(verb, arg)})
     return out
 
 
+def choice(state) -> dict[str, Any] | None:
+    """What a choice of several cards asks of the seat to move, for a page that lets it pick them and then
+    confirm: the verb, how many more it may (and must) choose, and the action that ends the turn after them."""
+    if state.phase == EXCHANGE:
+        k = state.ex_count
+        return {"verb": "discard", "min": max(0, state.ex_min - k), "max": max(0, state.ex_max - k),
+                "then": "draw", "taken": bool(state.contract.exchange.take_talon and state.to_move == state.declarer)}
+    if state.phase == LAYAWAY:
+        left = max(0, state.ex_max - state.ex_count)
+        return {"verb": "discard", "min": left, "max": left, "then": None, "taken": False}
+    return None
+
+
 def refusal(state, text: str) -> str:
+    """Why an action may not be taken now, with cards written as rank and suit symbol."""
+    return words(state.rules).symbols(_refusal(state, text))
+
+
+def _refusal(state, text: str) -> str:
     """Why an action may not be taken now: the obligation that binds (from the rulebook), or what the engine
     says (without its list of the legal actions)."""
     why = why_illegal(state, state.rules.parse_action(text))
@@ -180,13 +200,24 @@ def refusal(state, text: str) -> str:
 
 
 def account(state) -> list[dict[str, Any]]:
-    """The account of a finished deal's payments, entry by entry."""
-    return [e.to_dict() for e in state.account()]
+    """The account of a finished deal's payments, entry by entry, in words: no transfer of nothing, each
+    amount's terms said as the rulebook says them, cards as rank and suit symbol."""
+    rules = state.rules
+    w = words(rules)
+    said = terms(rules)
+    out = []
+    for e in account_of(state, lambda text: phrase(text, said, rules.spec.options)):
+        if e.amount:
+            d = e.to_dict()
+            d["label"] = w.symbols(said.get(d["label"], d["label"]))
+            d["why"] = w.symbols(d["why"])
+            out.append(d)
+    return out
 
 
 def seat_view(state, seat: int | None) -> dict[str, Any]:
     """The view a browser gets: the seat's own (or the public one), the hand sorted, controls and reasons."""
-    v = public_view(state) if seat is None else state.view(seat)
+    v = state.view(seat)
     v["hand"] = sort_hand(state, v["hand"])
     v["trick_leader"] = state.leader if state.trick else None
     v.pop("legal", None)
@@ -203,7 +234,14 @@ def seat_view(state, seat: int | None) -> dict[str, Any]:
     else:
         v["controls"] = []
         v["refused"] = {}
+    w = words(state.rules)
+    contract = state.contract.name if state.contract is not None else None
+    v["phase_doc"] = w.phase(state.phase_name, contract, state.current_player == state.declarer)
+    v["section"] = w.section(state.phase_name, contract)
+    if seat is not None and state.current_player == seat and not state.is_terminal:
+        v["choose"] = choice(state)
     if state.result is not None:
         v["account"] = account(state)
+        v["reason"] = w.symbols(outcome_reason(state))
     v["cards"] = card_faces(state, v)
     return v

@@ -17,6 +17,10 @@ def add_arguments(p) -> None:
     p.add_argument("--workers", type=int, default=2, help="processes that run Monte-Carlo bots (default 2)")
     p.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
                    help="pause before each bot move, so people can follow (default 0.6)")
+    p.add_argument("--cold", action="store_true",
+                   help="do not make the built-in variants' rulebooks at start (they are made when first opened)")
+    p.add_argument("--tables-per-hour", type=int, default=30, metavar="N",
+                   help="tables one address may open in an hour (default 30; all addresses together 600 or N)")
 
 
 def cmd_serve(args) -> int:
@@ -24,6 +28,7 @@ def cmd_serve(args) -> int:
         import uvicorn
 
         from .app import create_app
+        from .quota import Limits, Quota
     except ImportError as e:
         raise OmbreError(f"the web app needs the 'web' extra (pip install 'ombre_rules[web]'): {e}") from None
     if not 0 < args.port < 65536:
@@ -32,12 +37,17 @@ def cmd_serve(args) -> int:
         raise OmbreError(f"--variants: no such folder '{args.variants}'")
     if not 1 <= args.workers <= 64:
         raise OmbreError(f"--workers must be 1 to 64, not {args.workers}")
+    if not 1 <= args.tables_per_hour <= 100_000:
+        raise OmbreError(f"--tables-per-hour must be 1 to 100000, not {args.tables_per_hour}")
     try:
         os.makedirs(args.data, exist_ok=True)
     except OSError as e:
         raise OmbreError(f"--data: cannot use '{args.data}': {e.strerror or e}") from None
     sys.setswitchinterval(0.001)  # the event loop gets the interpreter back soon from a bot thinking in a thread
-    app = create_app(args.data, args.variants, workers=args.workers, bot_delay=max(0.0, args.bot_delay))
+    n = args.tables_per_hour
+    limits = Limits(tables=Quota("tables", n, max(600, n)))
+    app = create_app(args.data, args.variants, workers=args.workers, bot_delay=max(0.0, args.bot_delay),
+                     limits=limits, warm=not args.cold)
     host = args.host
     shown = f"[{host}]" if ":" in host else host
     print(f"ombre serve: open http://{shown}:{args.port}/ in a browser (Ctrl-C stops it; data in {args.data})",

@@ -22,6 +22,8 @@ CREATE TABLE IF NOT EXISTS deals (table_id TEXT NOT NULL, deal INTEGER NOT NULL,
     PRIMARY KEY (table_id, deal));
 CREATE TABLE IF NOT EXISTS uploads (id TEXT PRIMARY KEY, name TEXT NOT NULL, path TEXT NOT NULL,
     created REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS settings (table_id TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,
+    PRIMARY KEY (table_id, key));
 """
 
 
@@ -66,11 +68,19 @@ class Store:
                   (row.id, row.source, json.dumps(row.options), json.dumps(row.seats), json.dumps(row.tokens),
                    row.spectator, row.seed, row.deals, time.time()))
 
-    def tables(self) -> list[TableRow]:
+    def table(self, table_id: str) -> TableRow | None:
+        """A stored table by its id (None: no such table)."""
         rows = self._run("SELECT id, source, options, seats, tokens, spectator, seed, deals FROM tables "
-                         "ORDER BY created")
-        return [TableRow(r[0], r[1], json.loads(r[2]), json.loads(r[3]), json.loads(r[4]), r[5], r[6], r[7])
-                for r in rows]
+                         "WHERE id = ?", (table_id,))
+        return TableRow(*rows[0][:2], *(json.loads(x) for x in rows[0][2:5]), *rows[0][5:]) if rows else None
+
+    def set(self, table_id: str, key: str, value: Any) -> None:
+        """Keep one of a table's settings (seat names, the move timer, the table of its rematch)."""
+        self._run("INSERT OR REPLACE INTO settings VALUES (?, ?, ?)", (table_id, key, json.dumps(value)))
+
+    def settings(self, table_id: str) -> dict[str, Any]:
+        return {k: json.loads(v) for k, v in self._run("SELECT key, value FROM settings WHERE table_id = ?",
+                                                       (table_id,))}
 
     def add_action(self, table_id: str, deal: int, idx: int, action: str) -> None:
         self._run("INSERT INTO actions VALUES (?, ?, ?, ?)", (table_id, deal, idx, action))

@@ -69,7 +69,8 @@ def server(tmp_path_factory):
         yield s
 
 
-def shot(page, name: str) -> None:
-    """Save a screenshot under test-artefacts/ (gitignored) to look at."""
+def shot(page, name: str, full: bool = True) -> None:
+    """Save a screenshot under test-artefacts/ (gitignored) to look at: the whole page, or (`full=False`) what
+    the screen shows."""
     os.makedirs(ARTEFACTS, exist_ok=True)
-    page.screenshot(path=os.path.join(ARTEFACTS, f"{name}.png"), full_page=True)
+    page.screenshot(path=os.path.join(ARTEFACTS, f"{name}.png"), full_page=full)

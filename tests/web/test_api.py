@@ -42,6 +42,14 @@ def client(folders):
         yield c
 
 
+def upload(c, name, data: bytes):
+    return c.post(f"/api/uploads?name={name}", content=data, headers={"content-type": "application/yaml"})
+
+
+def replay_post(c, data: bytes):
+    return c.post("/api/replay", content=data, headers={"content-type": "application/json"})
+
+
 def token(url: str) -> str:
     return url.split("?t=")[1]
 
@@ -110,19 +118,19 @@ def test_rulebook_and_diff(client):
 
 
 def test_upload_good_and_bad(client):
-    r = client.post("/api/uploads?name=mine.yaml", content=HOUSE.replace("house", "mine").encode())
+    r = upload(client, "mine.yaml", HOUSE.replace("house", "mine").encode())
     assert r.status_code == 201 and r.json()["title"] == "A mine Ombre"
     key = r.json()["key"]
     assert key in {v["key"] for v in client.get("/api/variants").json()}
-    r = client.post("/api/uploads?name=bad.yaml", content=BAD.encode())
+    r = upload(client, "bad.yaml", BAD.encode())
     assert r.status_code == 400
     assert re.match(r"bad\.yaml:4:\d+: ", r.json()["error"]), r.json()["error"]
     assert "sideways" in r.json()["error"] and "/" not in r.json()["error"].split(":")[0]
-    r = client.post("/api/uploads?name=big.yaml", content=b"#" * (MAX_UPLOAD + 1))
+    r = upload(client, "big.yaml", b"#" * (MAX_UPLOAD + 1))
     assert r.status_code == 413
-    r = client.post("/api/uploads?name=x.yaml", content=b"id: x\n\xff\n")
+    r = upload(client, "x.yaml", b"id: x\n\xff\n")
     assert (r.status_code, r.json()["error"]) == (400, "x.yaml: not UTF-8 text (byte 7)")
-    r = client.post("/api/uploads?name=up.yaml", content=b"id: up\nextends: ../../etc/passwd.yaml\n")
+    r = upload(client, "up.yaml", b"id: up\nextends: ../../etc/passwd.yaml\n")
     assert r.status_code == 400 and r.json()["error"].startswith("up.yaml:2:10: an uploaded file may only extend")
     kept = [v["file"] for v in client.get("/api/variants").json() if v["origin"] == "upload"]
     assert kept == ["mine.yaml"]
@@ -132,6 +140,8 @@ def test_create_table_refusals(client):
     bad = [({"variant": "ombre", "seats": ["human", "greedy"]}, 400, "this variant has 3 seats, not 2"),
            ({"variant": "ombre", "seats": ["human", "smart", "greedy"]}, 400, "unknown player 'smart'"),
            ({"variant": "ombre", "seats": ["human", "pimc:60s", "greedy"]}, 400, "at most 10 seconds"),
+           ({"variant": "ombre", "seats": ["human", "pimcdd:60s", "greedy"]}, 400, "at most 10 seconds"),
+           ({"variant": "ombre", "seats": ["human", "pimcdd:500", "greedy"]}, 400, "at most 200 worlds"),
            ({"variant": "ombre", "seats": ["human", "greedy", "greedy"], "deals": 0}, 400, "1 to 100 deals"),
            ({"variant": "ombre", "seats": "human"}, 400, "field 'seats' must be list"),
            ({"seats": ["human"]}, 400, "missing field 'variant'"),
@@ -139,7 +149,7 @@ def test_create_table_refusals(client):
     for body, status, msg in bad:
         r = client.post("/api/tables", json=body)
         assert r.status_code == status and msg in r.json()["error"], (body, r.text)
-    r = client.post("/api/tables", content=b"{not json")
+    r = client.post("/api/tables", content=b"{not json", headers={"content-type": "application/json"})
     assert r.status_code == 400 and r.json()["error"].startswith("the request is not valid JSON")
 
 
@@ -198,11 +208,12 @@ def test_refused_cards_have_a_reason(client):
     assert {c["card"] for c in v["controls"]} == legal
     refused = v["refused"]
     assert set(refused) == set(v["hand"]) - legal and refused
-    led = rules.deck.name(s.trick[0])
+    led = rules.deck.cards[s.trick[0]]
+    face = {c.name: f"{c.rank}{c.suit.attrs['symbol']}" for c in rules.deck.cards}  # cards as people read them
     for reason in refused.values():
         head, _, held = reason.partition(" and you hold ")
-        assert head == f"must follow suit: {led} led ({rules.deck.cards[s.trick[0]].suit.name})", reason
-        assert set(held.split()) <= legal
+        assert head == f"must follow suit: {face[led.name]} led ({led.suit.name})", reason
+        assert set(held.split()) <= {face[c] for c in legal}
 
 
 def test_whole_deal_against_bots_matches_engine_and_record_replays(client, tmp_path):
@@ -219,7 +230,12 @@ def test_whole_deal_against_bots_matches_engine_and_record_replays(client, tmp_p
     for text in record["actions"]:
         s.apply_str(text)
     assert s.result.to_dict() == v["state"]["result"]
-    assert v["state"]["account"] == [e.to_dict() for e in s.account()] and v["state"]["account"]
+    # the account: the engine's transfers (none of nothing), each amount's terms in the rulebook's words
+    shown = v["state"]["account"]
+    assert [(e["label"], e["from"], e["to"], e["amount"]) for e in shown] == \
+        [(e.label, e.payer, e.payee, e.amount) for e in s.account() if e.amount] and shown
+    assert [e["why"] for e in shown if e["label"].startswith("codille (")] == \
+        ["15 (the pool divided by (rounded down) the number of the defenders with the most tricks)"]
     path = tmp_path / "deal.json"
     path.write_text(rec.text, encoding="utf-8")
     assert cli_main(["replay", str(path)]) == 0
@@ -258,19 +274,19 @@ def test_replay_upload(client):
     from ombre_rules.records import to_record
 
     record = to_record(s)
-    r = client.post("/api/replay", content=json.dumps(record).encode())
+    r = replay_post(client, json.dumps(record).encode())
     assert r.status_code == 200
     frames = r.json()["frames"]
     assert len(frames) == len(record["actions"]) + 1 and frames[-1]["result"] == record["result"]
     assert [f["action"] for f in frames[1:]] == record["actions"]
     bad = dict(record, actions=record["actions"][:3] + ["play ZZ"])
-    r = client.post("/api/replay", content=json.dumps(bad).encode())
+    r = replay_post(client, json.dumps(bad).encode())
     assert r.status_code == 400 and r.json()["error"].startswith("diverges at action 4 'play ZZ'")
-    assert client.post("/api/replay", content=b"[1, 2").status_code == 400
-    r = client.post("/api/replay", content=json.dumps({"format": "other"}).encode())
+    assert replay_post(client, b"[1, 2").status_code == 400
+    r = replay_post(client, json.dumps({"format": "other"}).encode())
     assert (r.status_code, r.json()["error"]) == (400, "not an ombre-record/1 record (one deal)")
     elsewhere = dict(record, variant="/etc/x.yaml")
-    r = client.post("/api/replay", content=json.dumps(elsewhere).encode())
+    r = replay_post(client, json.dumps(elsewhere).encode())
     assert (r.status_code, r.json()["error"]) == (400, "the record's variant '/etc/x.yaml' is not offered by this "
                                                        "server")
 
@@ -292,7 +308,7 @@ def test_websocket_views(client):
 
 def test_monte_carlo_bots_in_worker_processes(folders):
     with TestClient(create_app(*folders, workers=1, processes=True)) as c:
-        t = new_table(c, seats=("pimc:20", "greedy", "pimc:20"), seed=2)
+        t = new_table(c, seats=("pimc:20", "greedy", "pimcdd:4"), seed=2)
         spec = token(t["spectator"])
         end = time.time() + 60
         while time.time() < end:
@@ -352,7 +368,7 @@ def test_record_of_a_house_rule_table_names_the_file(client, folders, tmp_path, 
     (tmp_path / "house.yaml").write_text(HOUSE, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     assert cli_main(["replay", "deal.json"]) == 0
-    assert client.post("/api/replay", content=text.encode()).status_code == 200
+    assert replay_post(client, text.encode()).status_code == 200
 
 
 def test_serve_refuses_bad_arguments(capsys, tmp_path):
@@ -362,6 +378,8 @@ def test_serve_refuses_bad_arguments(capsys, tmp_path):
     assert capsys.readouterr().err == f"ombre: error: --variants: no such folder '{tmp_path / 'none'}'\n"
     assert cli_main(["serve", "--workers", "0"]) == 1
     assert capsys.readouterr().err == "ombre: error: --workers must be 1 to 64, not 0\n"
+    assert cli_main(["serve", "--tables-per-hour", "0"]) == 1
+    assert capsys.readouterr().err == "ombre: error: --tables-per-hour must be 1 to 100000, not 0\n"
 
 
 def test_the_session_values_are_public_and_follow_the_deals(client):

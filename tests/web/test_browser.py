@@ -10,38 +10,14 @@ import pytest
 pytest.importorskip("starlette")
 
 from ombre_rules import State, load  # noqa: E402
+from ombre_rules.engine.replay import events  # noqa: E402
 from ombre_rules.records import to_record  # noqa: E402
 from ombre_rules.session import Session  # noqa: E402
+from ombre_rules.web.words import words  # noqa: E402
 
+from .clicking import cards_shown, play_by_clicking, snapshot, spectator_leaks, turn  # noqa: E402
 from .conftest import shot  # noqa: E402
-
-READY = """() => document.querySelector('#result') ||
-    document.querySelector('#hand button.legal, #controls button')"""
-
-
-def next_click(page):
-    """The element a simple scripted player clicks: a bid or other control, else a legal card, else pass."""
-    phase = page.get_attribute("body", "data-phase")
-    if phase == "auction":
-        return page.query_selector("#controls button:not(.pass)") or page.query_selector("#controls button")
-    return page.query_selector("#hand button.legal") or page.query_selector("#controls button")
-
-
-def play_by_clicking(page, limit=400, on_move=None):
-    """Click through the deal for this page's seat until the result shows; the actions clicked."""
-    clicked = []
-    for _ in range(limit):
-        page.wait_for_function(READY, timeout=20000)
-        if page.query_selector("#result"):
-            return clicked
-        target = next_click(page)
-        before = page.get_attribute("body", "data-moves")
-        clicked.append(target.get_attribute("data-action"))
-        target.click()
-        page.wait_for_function(f"() => document.body.dataset.moves !== {json.dumps(before)}", timeout=20000)
-        if on_move:
-            on_move(len(clicked))
-    raise AssertionError("the deal did not end")
+from .test_uploads import OWN_SOURCES  # noqa: E402
 
 
 def shown_payments(page) -> list[int]:
@@ -66,12 +42,18 @@ def test_whole_deal_by_clicking_matches_engine(browser, server, variant):
     page.click("#create")
     page.wait_for_selector("#hand")
     shot(page, f"{variant}-start")
+    table = server.app.state.tables.tables[page.url.split("/table/")[1].split("?")[0]]
+    watcher = browser.new_page()  # a spectator: no hand, no discard, no lay-away, no card given back
+    watcher.goto(f"{server.url}/table/{table.row.id}?t={table.row.spectator}")
+    watcher.wait_for_selector(".me")
     mid = {}
+    seen: list[tuple[str, str]] = []
 
     def on_move(n):
         if n == 6 and not mid:
             mid["done"] = True
             shot(page, f"{variant}-playing")
+        seen.append(snapshot(watcher))
 
     clicked = play_by_clicking(page, on_move=on_move)
     shot(page, f"{variant}-result")
@@ -88,9 +70,13 @@ def test_whole_deal_by_clicking_matches_engine(browser, server, variant):
             mine.append(text)
         state.apply_str(text)
     assert mine == clicked
+    seen.append(snapshot(watcher))
+    assert len(seen) > 5 and spectator_leaks(rules, record, seen) == []
+    watcher.close()
     assert shown == state.result.to_dict()
     assert shown_payments(page) == list(state.result.payments)
-    assert len(page.query_selector_all("#account tr")) == len(state.account()) > 0
+    # the account: every transfer but those of nothing (issue 33, item 11)
+    assert len(page.query_selector_all("#account tr")) == len([e for e in state.account() if e.amount]) > 0
     assert errors == []
     page.close()
 
@@ -127,6 +113,8 @@ def test_two_people_see_only_their_own_cards(browser, server):
     watcher.goto(server.url + t["spectator"])
     watcher.wait_for_selector(".me")
     checks = 0
+    rules = table.rules
+    seen: list[tuple[str, str]] = []
     for _ in range(200):
         s = table.state
         if s.is_terminal:
@@ -134,21 +122,25 @@ def test_two_people_see_only_their_own_cards(browser, server):
         names = [set(s.rules.deck.names(h)) for h in s.hands]
         for k, p in enumerate(pages):
             other = names[1 - k]
-            assert not _cards_in(p.content(), other), (k, _cards_in(p.content(), other))
+            content = p.content()
+            assert not cards_shown(content, rules, other), (k, cards_shown(content, rules, other))
             assert not _cards_in("\n".join(traffic[k]), other)
-            assert _cards_in(p.content(), names[k]) == names[k]
+            assert _cards_in(content, names[k]) == names[k]
             checks += 1
-        assert not _cards_in(watcher.content(), names[0] | names[1])  # the bot's hand changes as it likes
+        seen.append(snapshot(watcher))  # the spectator's page, checked once the deal is over
         if s.current_player == 2:
             pages[0].wait_for_function(f"() => document.body.dataset.moves !== '1:{len(s.history)}'", timeout=20000)
             continue
         page = pages[s.current_player]
         page.wait_for_function(f"() => document.body.dataset.moves === '1:{len(s.history)}'", timeout=20000)
-        page.wait_for_function(READY, timeout=20000)
-        before = page.get_attribute("body", "data-moves")
-        next_click(page).click()
-        page.wait_for_function(f"() => document.body.dataset.moves !== {json.dumps(before)}", timeout=20000)
+        turn(page)
     assert table.state.is_terminal and checks > 20
+    watcher.wait_for_selector("#result")
+    seen.append(snapshot(watcher))
+    # the spectator: no hand, and no discard of anyone (bug 1), in any form a card is written
+    assert spectator_leaks(rules, to_record(table.state), seen) == []
+    discards = sum(1 for e in events(table.state) if e.hidden)
+    assert discards > 0 and watcher.inner_text("#history").count("discards a card") == discards
     # a closed page rejoins with its link and sees the same table
     pages[0].close()
     again = ctx_a.new_page()
@@ -162,35 +154,6 @@ def test_two_people_see_only_their_own_cards(browser, server):
     ctx_s.close()
     ctx_a.close()
     ctx_b.close()
-
-
-def test_phone_viewport(browser, server):
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                              has_touch=True)
-    page = ctx.new_page()
-    page.goto(f"{server.url}/variant/quadrille")
-    page.wait_for_selector("#create")
-    page.fill("#seed", "5")
-    page.tap("#create")
-    page.wait_for_selector("#hand")
-    for _ in range(4):
-        page.wait_for_function(READY, timeout=20000)
-        if page.query_selector("#result"):
-            break
-        before = page.get_attribute("body", "data-moves")
-        next_click(page).tap()
-        page.wait_for_function(f"() => document.body.dataset.moves !== {json.dumps(before)}", timeout=20000)
-    width = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
-    assert width[0] <= width[1], width
-    # measured in one call, so that a bot's move re-drawing the hand cannot detach a card between two reads
-    boxes = page.eval_on_selector_all("#hand .card", "cs => cs.map(c => { const r = c.getBoundingClientRect(); "
-                                                     "return [r.x, r.width]; })")
-    assert boxes and all(x >= 0 and x + w <= 390 for x, w in boxes)
-    shot(page, "phone-table")
-    page.goto(f"{server.url}/")
-    page.wait_for_selector(".tile")
-    shot(page, "phone-lobby")
-    ctx.close()
 
 
 def test_replay_viewer_steps_through_a_record(browser, server, tmp_path):
@@ -210,14 +173,17 @@ def test_replay_viewer_steps_through_a_record(browser, server, tmp_path):
     first = State(rules, seed=9)
     hand = page.query_selector_all("#board .rh[data-seat='1'] .card")
     assert sorted(c.get_attribute("data-card") for c in hand) == sorted(rules.deck.names(first.hands[1]))
+    face = words(rules).faces
     for k in range(3):
         page.click("#forward")
         seat = first.current_player
         first.apply_str(record["actions"][k])
-        assert page.inner_text("#frame-action") == f"Seat {seat}: {record['actions'][k]}"
+        verb, _, card = record["actions"][k].partition(" ")
+        assert page.inner_text("#frame-action") == f"Seat {seat}: {verb} {face.get(card, card)}".strip()
     shot(page, "replay-step")
     page.click("#back")
-    assert page.inner_text("#frame-action").endswith(record["actions"][1])
+    verb, _, card = record["actions"][1].partition(" ")
+    assert page.inner_text("#frame-action").endswith(f"{verb} {face.get(card, card)}".strip())
     page.click("#last")
     assert json.loads(page.get_attribute("#replay-result", "data-result")) == record["result"]
     shot(page, "replay")
@@ -230,7 +196,9 @@ def test_replay_viewer_steps_through_a_record(browser, server, tmp_path):
     page.close()
 
 
-def test_upload_of_a_bad_file_shows_its_error(browser, server):
+def test_uploads_in_the_lobby(browser, server):
+    """A bad file shows its error; a house rule with its own sources (bug 5) is checked in full, kept, and its
+    rulebook shown; a file that extends no built-in variant is refused (item 8)."""
     page = browser.new_page(viewport={"width": 1100, "height": 800})
     page.goto(f"{server.url}/")
     page.wait_for_selector(".tile")
@@ -242,11 +210,19 @@ def test_upload_of_a_bad_file_shows_its_error(browser, server):
     text = page.inner_text("#upload-errors")
     assert re.match(r"mine\.yaml:4:\d+: ", text) and "sideways" in text
     shot(page, "upload-error")
-    good = bad.replace(b", trump: sideways", b"")
-    page.set_input_files("#upload-file", files=[{"name": "mine.yaml", "mimeType": "text/yaml", "buffer": good}])
+    alone = b"id: alone\nplayers: 3\n"
+    page.set_input_files("#upload-file", files=[{"name": "alone.yaml", "mimeType": "text/yaml", "buffer": alone}])
     page.click("#upload-go")
-    page.wait_for_selector(".ok-box")
+    page.wait_for_selector("#upload-errors:has-text('alone.yaml')")
+    assert page.inner_text("#upload-errors").startswith("alone.yaml:1:1: an uploaded file must extend a built-in")
+    page.set_input_files("#upload-file", files=[{"name": "ours.yaml", "mimeType": "text/yaml",
+                                                 "buffer": OWN_SOURCES.encode()}])
+    page.click("#upload-go")
+    page.wait_for_selector(".ok-box", timeout=120000)  # the check plays deals and makes the rulebook
     page.wait_for_selector(".tile[data-key^='upload:']")
+    page.click(".ok-box a")
+    page.frame_locator("#rulebook").locator("h1").wait_for(timeout=60000)
+    assert page.frame_locator("#rulebook").locator("h1").inner_text() == "Our Ombre"
     page.close()
 
 
@@ -309,3 +285,31 @@ def test_the_score_sheet_shows_the_sessions_close(browser, server):
     assert sum(close["payments"]) == deal["pool"] > 0
     shot(page, "session-close")
     ctx.close()
+
+
+@pytest.mark.parametrize(("width", "height", "name"), [(1280, 900, "desktop"), (390, 844, "phone")])
+def test_the_double_dummy_bot_is_offered_and_plays(browser, server, width, height, name):
+    """The strongest bot, `pimcdd`, is a seat's choice with a budget of seconds; a table with it plays a deal."""
+    page = browser.new_page(viewport={"width": width, "height": height})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server.url}/variant/ombre")
+    page.wait_for_selector("#create")
+    kinds = page.eval_on_selector_all('select[data-seat="1"] option', "os => os.map(o => o.value)")
+    assert kinds == ["you", "human", "random", "greedy", "pimc", "pimcdd"]
+    page.select_option('select[data-seat="1"]', "pimcdd")
+    budget = page.locator('select[data-seat="1"] ~ input.budget')
+    assert budget.is_visible()
+    budget.fill("0.3")
+    page.fill("#seed", "4")
+    page.fill("#deals", "1")
+    shot(page, f"pimcdd-seat-{name}")
+    page.click("#create")
+    page.wait_for_selector("#hand")
+    play_by_clicking(page)
+    shot(page, f"pimcdd-result-{name}")
+    table = page.url.split("/table/")[1].split("?")[0]
+    seats = page.request.get(f"{server.url}/api/tables/{table}", params={"t": page.url.split("?t=")[1]}).json()
+    assert "pimcdd:0.3s" in json.dumps(seats)
+    assert errors == []
+    page.close()

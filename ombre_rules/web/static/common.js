@@ -1,4 +1,4 @@
-// Helpers shared by the pages: requests, DOM building, and drawing cards from the rules' suits.
+// Helpers shared by the pages: requests, DOM building, drawing cards from the rules' suits, what the browser keeps.
 
 export async function api(path, options = {}) {
   const init = { ...options };
@@ -41,6 +41,16 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// What this browser keeps between visits (a seat's name, settings, the links of tables it made).
+export const kept = {
+  get(key, fallback = null) {
+    try { const v = localStorage.getItem(`ombre.${key}`); return v === null ? fallback : JSON.parse(v); } catch { return fallback; }
+  },
+  set(key, value) {
+    try { localStorage.setItem(`ombre.${key}`, JSON.stringify(value)); } catch { /* private mode: not kept */ }
+  },
+};
+
 const PALETTE = { red: "#b3261e", black: "#1f2328" };
 
 // The ink of a suit: its colour attribute when it names a colour, else a neutral ink.
@@ -51,25 +61,39 @@ export function suitInk(suit) {
   return "#1d3f73";
 }
 
-// A card face: rank and suit symbol in the suit's colour. `faces` maps card names to {rank, suit, trump}.
+// A card as text a person reads: rank and suit symbol ("A♠"), from the view's faces.
+export function cardText(name, faces) {
+  const f = faces && faces[name];
+  return f && f.face ? f.face : name;
+}
+
+// A card face: rank and suit symbol in the suit's colour, named for screen readers ("ace of spades"), a star on
+// a trump. `faces` maps card names to {rank, suit, face, spoken, trump}.
 export function cardEl(name, faces, suits, extra = {}) {
   const f = faces[name] || { rank: name, suit: -1 };
   const suit = suits[f.suit] || null;
   const sym = suit ? suit.symbol : "";
   const cls = ["card", sym ? "" : "plain", f.trump ? "trump" : "", extra.class || ""].filter(Boolean).join(" ");
   const tag = extra.tag || "div";
-  const title = extra.title || `${f.rank}${sym ? " " + sym : ""}${suit ? " (" + suit.name + ")" : ""}`;
-  const attrs = { ...extra, class: cls, "data-card": name, title, style: { "--ink": suitInk(suit) } };
+  const spoken = (f.spoken || name) + (f.trump ? ", trump" : "") + (extra.say ? `, ${extra.say}` : "");
+  const attrs = { ...extra, class: cls, "data-card": name, title: extra.title || spoken, "aria-label": spoken,
+    style: { "--ink": suitInk(suit) } };
+  if (tag === "div") attrs.role = "img";
   delete attrs.tag;
+  delete attrs.say;
   return el(tag, attrs,
-    el("span", { class: "corner" }, el("span", { class: "rank" }, f.rank), sym ? el("span", { class: "sym" }, sym) : null),
-    el("span", { class: "pip" }, sym || f.rank));
+    el("span", { class: "corner", "aria-hidden": "true" }, el("span", { class: "rank" }, f.rank), sym ? el("span", { class: "sym" }, sym) : null),
+    el("span", { class: "pip", "aria-hidden": "true" }, sym || f.rank),
+    f.trump ? el("span", { class: "star", "aria-hidden": "true" }, "★") : null);
 }
 
-export function seatLabel(i, seats, you) {
+// A seat as people call it: "You", the name its player typed, or "Seat N" (with the kind of a bot).
+export function seatLabel(i, table, you) {
   if (i === you) return "You";
-  const kind = seats ? seats[i] : "";
-  return `Seat ${i}` + (kind && kind !== "human" ? ` · ${kind}` : "");
+  const name = table && table.names ? table.names[i] : "";
+  const kind = table && table.seats ? table.seats[i] : "";
+  const bot = kind && kind !== "human" ? ` · ${kind.split(":")[0]} bot` : "";
+  return name ? `${name}${bot}` : `Seat ${i}${bot}`;
 }
 
 export function signed(n) {
@@ -98,15 +122,29 @@ export function carriedText(suits, type, x) {
 export function toast(message, kind = "info") {
   let box = document.getElementById("toasts");
   if (!box) { box = el("div", { id: "toasts" }); document.body.append(box); }
-  const t = el("div", { class: `toast ${kind}`, role: "status" }, message);
+  const t = el("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status" }, message);
   box.append(t);
-  setTimeout(() => t.remove(), 4000);
+  setTimeout(() => t.remove(), 4500);
+}
+
+// Draw a page again without losing the place of the keyboard: the focused control (by its data-focus key) and
+// the text typed in a field are found again in the new page.
+export function keepFocus(draw) {
+  const a = document.activeElement;
+  const key = a && a.dataset ? a.dataset.focus : null;
+  const typed = a && a.tagName === "INPUT" ? [a.value, a.selectionStart, a.selectionEnd] : null;
+  draw();
+  if (!key) return;
+  const again = document.querySelector(`[data-focus="${CSS.escape(key)}"]`);
+  if (!again) return;
+  again.focus({ preventScroll: true });
+  if (typed && again.tagName === "INPUT") { again.value = typed[0]; try { again.setSelectionRange(typed[1], typed[2]); } catch { /* not a text field */ } }
 }
 
 export function header(active) {
   return el("header", { class: "site" },
     el("a", { class: "brand", href: "/" }, el("span", { class: "logo", "aria-hidden": "true" }), " Card table"),
-    el("nav", {},
+    el("nav", { "aria-label": "Site" },
       el("a", { href: "/", class: active === "lobby" ? "on" : "" }, "Lobby"),
       el("a", { href: "/replay", class: active === "replay" ? "on" : "" }, "Replay a deal")));
 }

@@ -9,15 +9,16 @@ function tile(v) {
   if (v.players) meta.push(el("span", {}, `${v.players} players`));
   if (v.options && v.options.length) meta.push(el("span", {}, `${v.options.length} option${v.options.length > 1 ? "s" : ""}`));
   meta.push(el("span", { class: "tag" }, v.origin));
-  if (v.errors) meta.push(el("span", { class: "tag warn" }, "does not load"));
-  return el("a", { class: "tile", href, "data-key": v.key },
+  if (v.errors) meta.push(el("span", { class: "tag warn" }, "cannot be played now"));
+  return el("a", { class: "tile", href, "data-key": v.key, title: v.errors ? v.errors.join("\n") : (v.doc || null) },
     el("div", { class: "t" }, v.title),
     el("div", { class: "muted small mono" }, v.id || v.file),
+    v.doc ? el("div", { class: "small doc" }, v.doc) : null,
     el("div", { class: "meta" }, meta));
 }
 
 function uploadBox(onDone) {
-  const file = el("input", { type: "file", accept: ".yaml,.yml", id: "upload-file" });
+  const file = el("input", { type: "file", accept: ".yaml,.yml", id: "upload-file", "aria-label": "a house-rule file (YAML)" });
   const out = el("div", { id: "upload-result" });
   const go = el("button", { id: "upload-go", type: "submit" }, "Check and add");
   const form = el("form", { class: "panel", onsubmit: async (ev) => {
@@ -26,18 +27,22 @@ function uploadBox(onDone) {
     const f = file.files[0];
     if (!f) { out.append(el("pre", { class: "errors" }, "Choose a file first.")); return; }
     go.disabled = true;
+    out.append(el("p", { class: "muted small", id: "upload-wait" }, "Checking: the file is loaded with every option, its rulebook made and deals played with it…"));
     try {
-      const v = await api(`/api/uploads?name=${encodeURIComponent(f.name)}`, { method: "POST", body: await f.arrayBuffer() });
+      const v = await api(`/api/uploads?name=${encodeURIComponent(f.name)}`,
+        { method: "POST", body: await f.arrayBuffer(), headers: { "Content-Type": "application/yaml" } });
+      out.replaceChildren();
       out.append(el("div", { class: "ok-box" }, `${v.file} loads: `, el("a", { href: `/variant/${encodeURIComponent(v.key)}` }, v.title)));
       onDone();
     } catch (e) {
-      out.append(el("pre", { class: "errors", id: "upload-errors" }, e.message));
+      out.replaceChildren(el("pre", { class: "errors", id: "upload-errors" }, e.message));
     } finally {
       go.disabled = false;
     }
   } },
-    el("p", { class: "muted small" }, "A house rule is a YAML file that extends a built-in variant and changes what it wants. " +
-      "It is checked as ", el("code", {}, "ombre check"), " does; problems are shown with their line and column."),
+    el("p", { class: "muted small" }, "A house rule is a YAML file that extends a built-in variant (", el("code", {}, "extends: ombre"),
+      ") and gives what it changes. It is checked as ", el("code", {}, "ombre check"), " does, its rulebook is made and deals are played " +
+      "with it before it is kept; problems are shown with their line and column."),
     el("div", { style: { display: "flex", gap: ".6rem", alignItems: "center", flexWrap: "wrap" } }, file, go), out);
   return form;
 }

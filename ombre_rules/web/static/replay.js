@@ -1,10 +1,16 @@
 // The replay viewer: step through a finished deal of a table, or a record file, with every hand open.
-import { api, cardEl, carriedText, el, header, humanize, signed } from "./common.js";
+import { api, cardEl, cardText, carriedText, el, header, humanize, signed } from "./common.js";
 
 const app = document.getElementById("app");
 const params = new URLSearchParams(location.search);
 
 function seatName(i) { return `Seat ${i}`; }
+
+// An action with its card as people read it ("play A♠"), from a frame's faces.
+function said(text, faces) {
+  const [verb, arg] = text.split(" ");
+  return arg ? `${verb} ${cardText(arg, faces)}` : verb;
+}
 
 function viewer(data) {
   const frames = data.frames;
@@ -22,7 +28,7 @@ function viewer(data) {
     const f = frames[k];
     slider.value = String(k);
     label.textContent = `${k} / ${frames.length - 1}`;
-    const what = f.action ? `${seatName(f.by)}: ${f.action}` : "The deal as dealt";
+    const what = f.action ? `${seatName(f.by)}: ${said(f.action, f.cards)}` : "The deal as dealt";
     const trick = f.trick.length ? f.trick : (f.last_trick ? f.last_trick.cards : []);
     board.replaceChildren(
       el("div", { class: "panel" },
@@ -32,7 +38,7 @@ function viewer(data) {
         el("h2", {}, "Hands"),
         el("div", { class: "replay-hands mini" }, f.hands.map((h, i) => el("div", { class: "rh", "data-seat": i },
           el("div", { class: "who" }, `${seatName(i)} · ${f.tricks[i]} tr.`, f.to_move === i ? " ◂" : ""),
-          el("div", { class: "cards" }, h.map((c) => card(c, f)), f.discards[i].length ? el("span", { class: "muted small" }, ` put away: ${f.discards[i].join(" ")}`) : null)))),
+          el("div", { class: "cards" }, h.map((c) => card(c, f)), f.discards[i].length ? el("span", { class: "muted small" }, ` put away: ${f.discards[i].map((c) => cardText(c, f.cards)).join(" ")}`) : null)))),
         trick.length ? el("h2", {}, f.trick.length ? "Trick in play" : "Last trick") : null,
         trick.length ? el("div", { class: "replay-hands mini" }, el("div", { class: "cards", style: { display: "flex", gap: ".3rem" } }, trick.map((c) => card(c, f)),
           !f.trick.length && f.last_trick ? el("span", { class: "muted small" }, ` won by ${seatName(f.last_trick.winner)}`) : null)) : null,
@@ -41,7 +47,7 @@ function viewer(data) {
         carried(f)),
       el("div", { class: "panel steps" }, el("h2", { style: { marginTop: 0 } }, "Actions"),
         el("ol", { id: "steps" }, frames.slice(1).map((g, i) => el("li", { class: i + 1 === k ? "on" : "", onclick: () => { k = i + 1; show(); } },
-          `${seatName(g.by)}: ${g.action}`)))));
+          `${seatName(g.by)}: ${said(g.action, g.cards)}`)))));
     const list = board.querySelector("#steps");
     const on = list.querySelector("li.on");
     if (on) list.scrollTop = on.offsetTop - list.clientHeight / 2;
@@ -70,7 +76,8 @@ async function render() {
     const f = file.files[0];
     if (!f) return;
     try {
-      out.replaceChildren(viewer(await api("/api/replay", { method: "POST", body: await f.arrayBuffer() })));
+      out.replaceChildren(viewer(await api("/api/replay",
+        { method: "POST", body: await f.arrayBuffer(), headers: { "Content-Type": "application/json" } })));
     } catch (e) {
       out.replaceChildren();
       err.append(el("pre", { class: "errors", id: "replay-errors" }, e.message));

@@ -1,0 +1,146 @@
+"""The Monte-Carlo player over double-dummy solves (`pimcdd`): it deals the hidden cards anew in worlds
+consistent with its seat's view (the sampler of `pimc`) and looks at each world with every hand open.
+
+- A card (when every legal action is a card): in each of N worlds (or as many as X seconds allow), the exact
+  double-dummy value of the rest after each card for the declarer's side (its tricks, or card points on a deck
+  that counts them; fewer when the contract is won by taking few, as greedy learns it: `tricks_allowed`). The
+  card with the best total is played, greedy's card on a tie. The values come from the compiled kernel
+  (`solve.fast`, all the cards of a world in one search); a position it cannot search (an excuse card still
+  to come, a deck beyond it, the kernel not built) is left to `pimc` with N play-outs per card.
+- Any other choice (a bid, a discard or the draw, a trump, a stop after a claim, a concession, a defence):
+  decided as `pimc` decides, in two stages over 2N play-outs, but each play-out's cards are played
+  double-dummy (the rest of the auction and the exchange by greedy players, then a line of play that keeps each
+  side's value, settled by the engine): half the budget plays every action out in the same worlds and names
+  the best one other than greedy's, the rest sets that candidate against greedy's action in fresh worlds."""
+from __future__ import annotations
+
+import time
+
+from ..engine.phases import PLAY
+from ..solve.analysis import auto_measure
+from ..solve.fast import KernelSolver, counted
+from ..solve.search import NotInPlay
+from .estimate import tricks_allowed
+from .greedy import GreedyPolicy
+from .pimc import PimcPlayer, playout
+from .sample import Knowledge, sample
+from .seat import from_state, from_view
+
+DEFAULT_WORLDS = 20
+PLAYOUTS_PER_WORLD = 2  # a choice other than a card has 2N double-dummy play-outs
+TT_BITS = 16  # the largest transposition table of one game's search: 4 * 2**16 entries
+
+
+class PimcddPlayer(PimcPlayer):
+    """Monte-Carlo player over double-dummy solves; its budget is N worlds a card decision (2N double-dummy
+    play-outs for the others), or seconds a decision."""
+
+    name = "pimcdd"
+
+    def __init__(self, seed: int | None = None, rules=None, worlds: int = DEFAULT_WORLDS,
+                 seconds: float | None = None, sampler=sample, margin: float = 1.0) -> None:
+        super().__init__(seed, rules, PLAYOUTS_PER_WORLD * worlds, seconds, sampler=sampler, margin=margin)
+        self.worlds = worlds
+        self.measure = auto_measure(rules) if rules is not None else "tricks"
+        self._searches: dict = {}  # the kernel's searches by game (a table each), kept from world to world
+        self._pimc: PimcPlayer | None = None
+
+    def act(self, view: dict, legal: list[int]) -> int:
+        if len(legal) > 1 and view["phase"] in ("play", "xplay") and legal[-1] < self.rules.A_DISCARD:
+            got = self._cards(Knowledge(self.rules, view), view["seat"], legal)
+            if got is not None:
+                return got
+            if self._pimc is None:  # a position the kernel cannot search: greedy play-outs
+                self._pimc = PimcPlayer(self.rng.getrandbits(32), self.rules, self.worlds * len(legal),
+                                        self.seconds)
+            return self._pimc.act(view, legal)
+        return super().act(view, legal)
+
+    # -- cards: double-dummy values summed over the worlds -------------------------------------------------
+    def _cards(self, k: Knowledge, me: int, legal: list[int]) -> int | None:
+        """The card with the best total double-dummy value over the worlds (greedy's on a tie); None when a
+        world's position is one the kernel cannot search."""
+        total = dict.fromkeys(legal, 0)
+        done = 0
+        mine = False
+        end = time.perf_counter() + self.seconds if self.seconds is not None else None
+        while done < self.worlds if end is None else not done or time.perf_counter() < end:
+            w = self.sampler(k, self.rng)
+            if w is None:
+                break
+            got = self._values(w, legal)
+            if got is None:
+                return None
+            vals, mine = got[0], me in got[1]
+            for c in legal:
+                total[c] += vals[c]
+            done += 1
+        greedy = self.policy.choose(from_view(self.rules, k.v), legal)
+        if not done:
+            self.fallbacks += 1
+            return greedy
+        best = max(total.values()) if mine else min(total.values())
+        keep = [c for c in legal if total[c] == best]
+        return greedy if greedy in keep else keep[0]
+
+    def _values(self, w, cards: list[int]) -> tuple[dict[int, int], tuple[int, ...]] | None:
+        """The exact value of the rest after each card in world `w` (aim applied), and the declarer's side."""
+        aim = _aim(w)
+        try:
+            s = self._solver(w, aim)
+        except NotInPlay:  # trumps fixed by the first lead: each card led, then solved
+            return self._each(w, cards, aim)
+        if s is None:
+            return None
+        return s.values(), _side(s)
+
+    def _each(self, w, cards: list[int], aim: int) -> tuple[dict[int, int], tuple[int, ...]] | None:
+        out = {}
+        side: tuple[int, ...] = ()
+        for c in cards:
+            x = w.clone()
+            x.apply(c)
+            s = self._solver(x, aim) if x.phase == PLAY else None
+            if s is None:
+                return None
+            side = _side(s)
+            out[c] = aim * (counted(x, s.side, self.measure) - counted(w, s.side, self.measure)) + s.exact()
+        return out, side
+
+    def _solver(self, state, aim: int) -> KernelSolver | None:
+        return KernelSolver.make(state, self.measure, aim, cache=self._searches, tt_bits=TT_BITS)
+
+    # -- other choices: pimc's, with play-outs whose cards are double-dummy -----------------------------------
+    def _payout(self, world, a: int, me: int) -> int:
+        """`me`'s payment when action `a` is taken in `world` (left unchanged) and the deal is played out."""
+        x = world.clone()
+        x.apply(a)
+        playout(x, self.policy, self._dd_play)
+        return x.res.payments[me]
+
+    def _dd_play(self, world, policy: GreedyPolicy) -> None:
+        """The play phase of a play-out: the cards double-dummy where the kernel can search the position (a line
+        of play that keeps each side's value), the rest (a claim, a concession, trumps the first lead fixes, an
+        excuse card) as greedy chooses."""
+        nd = world.rules.A_DISCARD
+        aim = _aim(world)
+        while world.phase == PLAY:
+            legal = world.legal_actions()
+            s = self._solver(world, aim) if legal[-1] < nd and not world.trump_open else None
+            if s is None:
+                world.apply(legal[0] if len(legal) == 1 else policy.choose(from_state(world, world.to_move), legal))
+                continue
+            for c in s.line():  # until the deal ends or a choice other than a card opens
+                if world.phase != PLAY or (world.claim_pending or world.concede_ok) and world.legal_actions()[-1] >= nd:
+                    break
+                world.apply(c)
+
+
+def _aim(world) -> int:
+    """+1 when the declarer's side wants tricks, -1 when its contract is won by taking few."""
+    c = world.contract
+    return -1 if c is not None and world.declarer >= 0 and tricks_allowed(world.rules, c) is not None else 1
+
+
+def _side(s: KernelSolver) -> tuple[int, ...]:
+    return tuple(p for p, mine in enumerate(s.side) if mine)

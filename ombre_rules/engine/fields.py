@@ -1,0 +1,180 @@
+"""Every field of a deal, declared once and typed: `State` and each stage mixin derive from `Fields`, so a stage
+reads only fields that exist (mypy refuses `self.hand` for `self.hands`).
+
+`State.__slots__` is made from these annotations, in their order (the play loop's fields first, so they share
+cache lines); the stages add none, and write no other (`tests/test_fields.py` checks both). `clone` copies the
+slots; a list field must also be in `state._LISTS` to be copied (checked there too).
+
+Under `TYPE_CHECKING` only: the part of State's API and the methods one stage calls on another, so that those
+calls are checked too (mypy checks these declarations against the definitions); they do not exist at run time.
+The modules State imports (view, replay, portable) type a state as `Fields`, which keeps imports one way."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..ruleset.fields import FollowRow
+
+if TYPE_CHECKING:
+    from ..cards import Suit
+    from ..envs import DealEnv
+    from ..explain.account import Entry
+    from ..lang import Expr
+    from ..ruleset import Context, Contract, Ruleset
+    from .result import Result
+
+# a trick in the log: (leader, cards in order of play, winner)
+TrickEntry = tuple[int, tuple[int, ...], int]
+# a card that changed hands (demands): (card, from seat or -1, to seat, public)
+Handed = tuple[int, int, int, bool]
+
+
+class Fields:
+    """The fields of one deal (annotations only: the slots are State's)."""
+
+    if not TYPE_CHECKING:  # mypy cannot read State's generated slots: it checks the fields by these annotations
+        __slots__ = ()
+
+    # -- the play loop ---------------------------------------------------------------------------------
+    phase: int
+    to_move: int
+    lm: int  # the legal mask of the card to play last listed (-1: none)
+    nc: int  # the number of cards (the first discard action)
+    hands: list[int]  # the cards held, a mask per seat
+    hl: list[list[int]]  # the same hands as sorted lists
+    trick: list[int]  # the cards of the trick in play
+    history: list[int]  # every action of the deal
+    claim_pending: bool
+    concede_ok: bool
+    keyrow: Sequence[int]  # each card's strength in the trick in play (-1: cannot win it)
+    best: int
+    best_seat: int
+    leader: int
+    led: int  # the card the follow rules answer (the card led, or the highest of its suit)
+    tm: int  # the mask of the trick's cards
+    follow_rows: Sequence[FollowRow]  # per led card
+    nxt: Sequence[int]  # the next seat to play, by seat
+    n: int  # seats at the table
+    ctx: Context | None  # the rank tables of the contract's trump (None before the trump is known)
+    rules: Ruleset
+    tricks: list[int]
+    won: list[int]  # the cards won, a mask per seat
+    trick_log: list[TrickEntry]
+    claim_at: int
+    ex_count: int
+    ex_min: int
+    ex_max: int
+    ex_can_cede: bool
+    ex_acts: list[int] | None  # the exchanger's legal actions (None until listed)
+    discards: list[int]
+    lc: tuple[int, ...] | None  # the legal list kept for apply
+    # -- the deal ----------------------------------------------------------------------------------------
+    dealer: int
+    seed: int | None
+    talon: list[int]
+    deal_hands: tuple[int, ...]
+    deal_talon: tuple[int, ...]
+    pool_before: int
+    pool: int
+    payments: list[int]
+    declarer: int
+    contract: Contract | None
+    trump: Suit | None
+    turned: int
+    high: Contract | None
+    high_seat: int
+    high_level: int
+    passed: list[bool]
+    first_bidder: int
+    round_no: int
+    round_bids: Sequence[tuple[int, ...]]  # the bids open, by the level of the high one
+    bid_levels: Sequence[int]
+    ex_queue: list[int]
+    ex_first_used: bool
+    ceded: bool
+    drawn: list[int]
+    last_exchanger: int
+    play_hands: tuple[int, ...]  # the hands as play began
+    committed: bool
+    stopped: bool
+    conceded: bool
+    concede_refused: bool
+    consent_queue: list[int]
+    res: Result | None  # how the deal ended, without its account (see State.result)
+    acct: tuple[Entry, ...] | None  # the account of the payments, once asked for
+    outcome: str | None
+    called: int
+    partner: int
+    told: int
+    claim_seat: int
+    bid_of: list[int]
+    orders: Sequence[tuple[int, ...]]
+    tn: int  # seats that play a trick
+    shown: list[int]
+    end_when: Expr | None
+    high_by: int
+    duel_p: int
+    duel_q: int
+    duel_queue: list[int]
+    handed: list[Handed]
+    pre: int
+    taken_from: int
+    ap_at: int
+    carry: tuple[Any, ...]
+    carry_after: tuple[Any, ...]
+    def_queue: list[int]
+    def_in: int
+    def_out: int
+    inviter: int
+    invited: int
+    def_refused: bool
+    dbl_queue: list[int]
+    doubles: int
+    doubler: int
+    announced: bool
+    talon_shown: int
+    follow_high: bool  # play.follow_answers = highest: `led` follows the highest card of its suit
+    trump_open: bool  # contract `trump: first_lead`: trumps wait for the first card led
+
+    if TYPE_CHECKING:
+        # -- State's own API that stages and the modules State uses (view, replay, portable) call
+        @property
+        def phase_name(self) -> str: ...
+        @property
+        def current_player(self) -> int: ...
+        @property
+        def result(self) -> Result | None: ...
+        def legal_actions(self) -> list[int]: ...
+        def apply(self, a: int) -> None: ...
+        def apply_str(self, text: str) -> int: ...
+        def order_from(self, seat: int) -> tuple[int, ...]: ...
+        def env(self) -> DealEnv: ...
+        def eval(self, expr: Expr, env: Any = None) -> Any: ...
+        def _seat(self, expr: Expr) -> int: ...
+        def _seat_in_play(self, expr: Expr) -> int: ...
+        def _illegal(self, a: int) -> None: ...
+
+        # -- the methods one stage calls on another
+        def _start_auction(self, rnd: int, contracts: tuple[Contract, ...]) -> None: ...
+        def _all_passed(self) -> None: ...
+        def _must_choose(self) -> bool: ...
+        def _choices(self, level: int) -> list[Contract]: ...
+        def _show(self, c: Contract) -> None: ...
+        def _declared(self, contract: Contract) -> None: ...
+        def _begin_contract(self, seat: int, contract: Contract) -> None: ...
+        def _set_trump(self, suit: Suit | None) -> None: ...
+        def _lead_mask(self) -> int: ...
+        def _take_talon(self, seat: int, count: int) -> None: ...
+        def _continue_exchange(self) -> None: ...
+        def _callable(self) -> list[int]: ...
+        def _trump_by_holder(self) -> None: ...
+        def _next_demand(self) -> bool: ...
+        def _start_lay_away(self, seat: int) -> None: ...
+        def _show_talon(self) -> None: ...
+        def _start_announce(self) -> bool: ...
+        def _start_defence(self) -> bool: ...
+        def _start_doubling(self) -> bool: ...
+        def _start_play(self) -> None: ...
+        def _trick_start(self) -> None: ...
+        def _play_with_excuse(self) -> None: ...
+        def _finish(self, all_pass: bool = False) -> None: ...

@@ -1,0 +1,76 @@
+/* The play kernel of ombre_rules: the card play of any variant on the tables its ruleset compiles (effective
+ * suits, rank keys by led suit, the follow rows), with hands as 64-bit masks. It knows mechanics, never games:
+ * every table comes from Python as plain integers and is checked before use. */
+#ifndef OMBRE_KERNEL_H
+#define OMBRE_KERNEL_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+
+#define K_MAXCARDS 64  /* a deck the kernel plays: at most 64 cards (one machine word a hand) */
+#define K_MAXSEATS 8   /* seats at the table */
+#define K_MAXSUITS 64  /* effective suits (the deck's suits) */
+#define K_MAXPAIRS 4096 /* follow obligations over all led cards */
+
+typedef uint64_t mask_t;
+
+/* Tables: one trump context and one follow list, in the engine's card ids. */
+typedef struct {
+    PyObject_HEAD
+    int ncards, nsuits;
+    mask_t full;
+    int8_t eff[K_MAXCARDS];          /* effective suit of each card */
+    int32_t power[K_MAXCARDS];       /* rank power (higher wins within a suit; trumps above plain) */
+    int32_t *key;                    /* key[s * ncards + c]: card c's strength in a trick led in suit s, -1: none */
+    uint16_t row_off[K_MAXCARDS + 1];/* the follow pairs of led card c: [row_off[c], row_off[c + 1]) */
+    mask_t *bind, *must;             /* a pair binds a hand holding a card of `bind`; it then plays from `must` */
+    mask_t alike[K_MAXCARDS];        /* cards the follow rules treat as card c but for rank (same suit) */
+} KTables;
+
+extern PyTypeObject KTables_Type;
+extern PyTypeObject KSearch_Type;
+
+/* the follow mask of `hand` when card `led` leads: the first pair that binds, else the whole hand */
+static inline mask_t k_follow(const KTables *t, int led, mask_t hand)
+{
+    for (int i = t->row_off[led]; i < t->row_off[led + 1]; i++)
+        if (hand & t->bind[i])
+            return hand & t->must[i];
+    return hand;
+}
+
+#if defined(_MSC_VER)
+#include <intrin.h>
+static inline int k_popcount(mask_t m) { return (int)__popcnt64(m); }
+static inline int k_lowest(mask_t m) { unsigned long i; _BitScanForward64(&i, m); return (int)i; }
+static inline int k_highest(mask_t m) { unsigned long i; _BitScanReverse64(&i, m); return (int)i; }
+#else
+/* counted without the POPCNT instruction a wheel for any x86-64 may not have (the builtin would be a call) */
+static inline int k_popcount(mask_t m)
+{
+    m = m - ((m >> 1) & 0x5555555555555555ULL);
+    m = (m & 0x3333333333333333ULL) + ((m >> 2) & 0x3333333333333333ULL);
+    m = (m + (m >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((m * 0x0101010101010101ULL) >> 56);
+}
+static inline int k_lowest(mask_t m) { return __builtin_ctzll(m); }  /* m != 0 */
+static inline int k_highest(mask_t m) { return 63 - __builtin_clzll(m); }  /* m != 0 */
+#endif
+
+/* the k-th lowest card of m (k < popcount(m)) */
+static inline int k_nth(mask_t m, int k)
+{
+    while (k--)
+        m &= m - 1;
+    return k_lowest(m);
+}
+
+/* argument helpers (module.c): a Python int as a card mask of the tables' deck, a seat, a small int */
+int k_mask(PyObject *o, mask_t full, mask_t *out, const char *what);
+int k_int(PyObject *o, long lo, long hi, long *out, const char *what);
+PyObject *k_card(int c);  /* a new reference to the Python int c */
+
+PyObject *k_random_tricks(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+
+#endif
