@@ -137,6 +137,12 @@ def test_a_carried_value_whose_start_has_the_wrong_type(tmp_path):
     assert load_errors(path) == ["4:28: session value 'x' must be a list of numbers, not 'abc'"]
 
 
+def test_an_outcome_whose_every_step_is_refused_gives_its_errors(tmp_path):
+    # found by test_house_property: the settlement's code was built with an empty branch, a ValueError
+    path = house(tmp_path, "extends: ombre\nscoring:\n  outcomes:\n    sacada:\n      - {set: {nope: 1}}\n")
+    assert load_errors(path) == ["5:16: set: unknown session value 'nope' (declare it under session.carry)"]
+
+
 def test_a_session_value_past_its_limit_is_refused_cleanly(tmp_path, mini):
     path = house(tmp_path, f"extends: {mini}\nsession:\n  carry:\n    n: {{start: 1000000000000000}}\n"
                            f"scoring:\n  outcomes:\n    win: [{{set: {{n: \"session.n + 1\"}}}}]\n"

@@ -153,7 +153,7 @@ def _chain(tests: Sequence[tuple[ast.expr, list[ast.stmt], ast.stmt | None]], la
     """`if t1: b1 elif t2: b2 … else: last` as statements (each test marked by the statement `mark`)."""
     out = last
     for test, body, mark in reversed(tests):
-        node = ast.If(test, body, out)
+        node = ast.If(test, body or [ast.Pass()], out)  # a branch whose steps all failed to compile
         if mark is not None:
             node._ombre_origin = mark._ombre_origin  # type: ignore[attr-defined]  # the mark Block.mark put there
         out = [node]
