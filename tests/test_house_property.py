@@ -114,7 +114,20 @@ def house_files(draw):
     strings = sorted({v for _p, v in _paths(data) if isinstance(v, str) and _NAME.fullmatch(v)})[:200]
     for _ in range(draw(st.integers(1, 3))):
         places = [(p, v) for p, v in _paths(data) if p]
-        kind = draw(st.sampled_from(["expr", "expr", "scalar", "remove", "swap", "carry"]))
+        kind = draw(st.sampled_from(["expr", "expr", "scalar", "remove", "swap", "carry", "transplant"]))
+        if kind == "transplant":  # a part of another built-in: mechanics met together nowhere else
+            other = _resolved(draw(st.sampled_from(VARIANTS)), {})
+            donor = [(q, x) for q, x in _paths(other) if 1 <= len(q) <= 3 and q[0] not in ("id", "options")
+                     and all(isinstance(k, str) for k in q)]
+            q, x = draw(st.sampled_from(donor))
+            node = data
+            for k in q[:-1]:
+                node = node.setdefault(k, {}) if isinstance(node, dict) else None
+                if node is None:
+                    break
+            if isinstance(node, dict):
+                node[q[-1]] = copy.deepcopy(x)
+            continue
         if kind == "carry":
             carry = data.setdefault("session", {}).setdefault("carry", {})
             name = draw(st.sampled_from(["score", "mark", "last"] + list(carry)))
