@@ -3,6 +3,7 @@ make too large, a deck past the engine's size, more option choices than `check` 
 cannot hold, names that are not action tokens or that hide a rank, a lay-away or an exchange without a talon;
 and a seat that changes within a deal is worked out afresh (the first leader when a defender lays his hand
 down)."""
+import random
 from pathlib import Path
 
 import pytest
@@ -200,3 +201,24 @@ def test_the_first_leader_is_worked_out_when_the_ring_changes(option, both_play,
     rules = load(f"{LONE_HAND}(first_leader={option})")
     # the same rules and dealer: a seat cached from a deal where both defenders played is not reused
     assert [_deal(rules, True), _deal(rules, False), _deal(rules, True)] == [both_play, one_passes, both_play]
+
+
+def test_a_first_leader_who_sits_the_deal_out_gives_the_lead_to_the_next_seat_that_plays(tmp_path):
+    # the dealer sits out and is named first leader: the seat after him leads, and no trick is led or won by him
+    path = house(tmp_path, "extends: ombre\noptions: {four_players: {default: dealer_sits_out}}\n"
+                           "play: {first_leader: dealer}\n")
+    rules = load(path)
+    leaders, finished = [], 0
+    for dealer in range(4):
+        for seed in range(10):
+            s = State(rules, seed=seed, dealer=dealer)
+            rnd = random.Random(seed)
+            while s.result is None and s.phase_name != "play":
+                s.apply(rnd.choice(s.legal_actions()))
+            if s.phase_name == "play" and len(leaders) == dealer:
+                leaders.append(s.leader)
+            s.random_playout(rnd.random)
+            finished += s.result is not None
+            assert all(lead != dealer and won != dealer for lead, _cards, won in s.trick_log)
+    assert leaders == [1, 2, 3, 0]
+    assert finished == 40
