@@ -151,10 +151,18 @@ def test_a_session_value_past_its_limit_is_refused_cleanly(tmp_path, mini):
     s = State(load(path), seed=1)
     for a in ["bid game", "pass", "pass", "trump spades"]:
         s.apply_str(a)
-    with pytest.raises(OmbreError) as ei:
-        while s.result is None:
-            s.apply(s.legal_actions()[0])
-    assert str(ei.value) == "session value 'n' would be about 10^15, past the 10^15 a session's number may reach"
+    while sum(h.bit_count() for h in s.hands) > 1:  # every card but the last
+        s.apply(s.legal_actions()[0])
+    last = s.legal_actions()
+    assert len(last) == 1 and s.rules.action_str(last[0]) == "play 7H"
+    snap = s.clone()
+    before = {name: getattr(snap, name) for name in State.__slots__ if name not in ("lm", "lc", "ex_acts")}
+    for _ in range(2):  # the last card is refused, and refused again: the state is as it was before it
+        with pytest.raises(OmbreError) as ei:
+            s.apply(last[0])
+        assert str(ei.value) == "session value 'n' would be about 10^15, past the 10^15 a session's number may reach"
+        assert {name: getattr(s, name) for name in before} == before
+        assert s.phase_name == "play" and s.result is None and s.legal_actions() == last
 
 
 @pytest.mark.parametrize("body, expected", [

@@ -362,6 +362,16 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
         s = self._seat(expr)
         return s if s in self.nxt else self.nxt[s]
 
+    def _rewind(self, n: int) -> None:
+        """Put the state back as its first `n` actions left it (replayed from the deal), so that an action refused
+        after it began to change the state (a deal whose settlement is refused) leaves nothing half-changed."""
+        fresh = State(self.rules, dealer=self.dealer, pool=self.pool_before, hands=list(self.deal_hands),
+                      talon=list(self.deal_talon), seed=self.seed, session=self.carry)
+        for a in self.history[:n]:
+            fresh.apply(a)
+        for name in State.__slots__:
+            setattr(self, name, getattr(fresh, name))
+
     def env(self) -> DealEnv:
         """What a deal-level expression sees of this deal now."""
         return DealEnv(self, self.ctx)
