@@ -170,7 +170,7 @@ class PlayStage(Fields):
         self.phase = PLAY
         self.play_hands = tuple(self.hands)
         play = c.play
-        self.leader = self.to_move = self._seat(play.first_leader)
+        self.leader = self.to_move = self._seat_in_play(play.first_leader)
         self.claim_at = play.claim[0] if play.claim is not None else -1
         self.concede_ok = play.concede is not None and (play.concede[1] is None or bool(self.eval(play.concede[1])))
         self.end_when = play.end_when
