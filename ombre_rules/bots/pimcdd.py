@@ -3,8 +3,9 @@ consistent with its seat's view (the sampler of `pimc`) and looks at each world 
 
 - A card (when every legal action is a card): in each of N worlds (or as many as X seconds allow), the exact
   double-dummy value of the rest after each card for the declarer's side (its tricks, or card points on a deck
-  that counts them; fewer when the contract is won by taking few, as greedy learns it: `tricks_allowed`). The
-  card with the best total is played, greedy's card on a tie. The values come from the compiled kernel
+  that counts them; fewer when the contract is won by taking few, as `ombre solve` learns it from the
+  contract's settlement, `solve.aim.contract_aim`; more when that is not known). The card with the best total
+  is played, greedy's card on a tie. The values come from the compiled kernel
   (`solve.fast`, all the cards of a world in one search); a position it cannot search (an excuse card still
   to come, a deck beyond it, the kernel not built) is left to `pimc` with N play-outs per card.
 - Any other choice (a bid, a discard or the draw, a trump, a stop after a claim, a concession, a defence):
@@ -17,10 +18,10 @@ from __future__ import annotations
 import time
 
 from ..engine.phases import PLAY
+from ..solve.aim import contract_aim
 from ..solve.analysis import auto_measure
 from ..solve.fast import KernelSolver, counted
 from ..solve.search import NotInPlay
-from .estimate import tricks_allowed
 from .greedy import GreedyPolicy
 from .pimc import PimcPlayer, playout
 from .sample import Knowledge, sample
@@ -85,7 +86,7 @@ class PimcddPlayer(PimcPlayer):
 
     def _values(self, w, cards: list[int]) -> tuple[dict[int, int], tuple[int, ...]] | None:
         """The exact value of the rest after each card in world `w` (aim applied), and the declarer's side."""
-        aim = _aim(w)
+        aim = _aim(w, self.measure)
         try:
             s = self._solver(w, aim)
         except NotInPlay:  # trumps fixed by the first lead: each card led, then solved
@@ -123,7 +124,7 @@ class PimcddPlayer(PimcPlayer):
         of play that keeps each side's value), the rest (a claim, a concession, trumps the first lead fixes, an
         excuse card) as greedy chooses."""
         nd = world.rules.A_DISCARD
-        aim = _aim(world)
+        aim = _aim(world, self.measure)
         while world.phase == PLAY:
             legal = world.legal_actions()
             s = self._solver(world, aim) if legal[-1] < nd and not world.trump_open else None
@@ -136,10 +137,11 @@ class PimcddPlayer(PimcPlayer):
                 world.apply(c)
 
 
-def _aim(world) -> int:
-    """+1 when the declarer's side wants tricks, -1 when its contract is won by taking few."""
+def _aim(world, measure: str) -> int:
+    """-1 when the declarer's side is known to want fewer of the measure (its contract is won by taking few),
+    else +1."""
     c = world.contract
-    return -1 if c is not None and world.declarer >= 0 and tricks_allowed(world.rules, c) is not None else 1
+    return -1 if c is not None and world.declarer >= 0 and contract_aim(world.rules, c, measure).sign == -1 else 1
 
 
 def _side(s: KernelSolver) -> tuple[int, ...]:
