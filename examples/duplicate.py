@@ -1,16 +1,18 @@
-"""A duplicate match between two players on the same deals, seats rotated (`ombre_rules.sim.duplicate`).
+"""A duplicate match between two players on the same deals, seats rotated (`ombre_rules.sim.match`, the
+`ombre match` command), run from Python with a progress bar per line-up.
 
     python examples/duplicate.py ombre pimcdd pimc:500 --deals 300 --jobs 2
     python examples/duplicate.py quadrille pimcdd greedy --deals 200 --json
 
-prints A's gain over B per deal, with its 95% interval, per seat, and the match's wall time."""
+prints each player's gain over the other per deal and seat, with its 95% interval, per seat, and the match's
+wall time."""
 from __future__ import annotations
 
 import argparse
 import json
 import sys
 
-from ombre_rules.sim.duplicate import line, match
+from ombre_rules.sim.match import match, text
 
 
 def main() -> int:
@@ -26,9 +28,8 @@ def main() -> int:
     p.add_argument("--json", action="store_true", help="one JSON line")
     a = p.parse_args()
     opts = dict(o.split("=", 1) for o in a.option)
-    r = match(a.variant, opts, a.a, a.b, a.deals, a.seed, a.jobs, a.dask,
-              progress=lambda msg: print(msg, file=sys.stderr, flush=True))
-    print(json.dumps(r) if a.json else line(r))
+    r = match(a.variant, opts, a.a, a.b, a.deals, a.seed, a.jobs, a.dask, quiet=False)
+    print(json.dumps(r) if a.json else text(r))
     return 0
 
 

@@ -14,6 +14,8 @@ from typing import Any
 
 from .errors import InvalidActionError, did_you_mean
 
+MAX_CARDS = 1024  # cards in a deck: the engine's table of card masks (engine/deal.py, BIT) has this many
+
 
 class Suit:
     """A suit as expressions see it: a name, an index, a letter and the attributes the variant gives it."""

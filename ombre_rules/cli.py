@@ -218,6 +218,7 @@ def cmd_simulate(args) -> int:
     _run_checks(args)
     if args.out:
         outfile.target(args.out)  # an unwritable target is found before the run
+    rows = _rows_target(args)
     opts = _options(args.option)
     rules = _rules(args.variant, opts)
     names = _players(rules, args.players)
@@ -229,10 +230,13 @@ def cmd_simulate(args) -> int:
     def ready() -> None:
         started[0] = last[0] = time.perf_counter()
 
-    with open_output(args.out) if args.out else contextlib.nullcontext() as out:
+    with open_output(args.out) if args.out else contextlib.nullcontext() as out, \
+            rows.table(rules) if rows else contextlib.nullcontext() as table:
         def sink(line: dict) -> None:
             if out is not None:
                 out.write(json.dumps(line, separators=(",", ":")) + "\n")
+            if table is not None:
+                table.add(line)
             tally.add(line)
             last[0] = time.perf_counter()
 
@@ -255,7 +259,18 @@ def cmd_simulate(args) -> int:
                                                    for k, t in enumerate(tally.seat_total)), file=info)
     if args.out:
         print(f"{done} lines written to {'standard output' if args.out == '-' else args.out}", file=info)
+    if rows:
+        print(f"{done} rows written to {args.rows}", file=info)
     return 130 if stopped else 0
+
+
+def _rows_target(args):
+    """The --rows file of simulate or compare, checked before the run (its format by its extension)."""
+    if not args.rows:
+        return None
+    from .sim.rows import Target
+
+    return Target(args.rows)
 
 
 def cmd_compare(args) -> int:
@@ -267,20 +282,26 @@ def cmd_compare(args) -> int:
         raise OmbreError("--min-reached must be at least 1")
     if args.out != outfile.STDOUT:
         outfile.folder_target(args.out)  # before the run, not after it
+    rows = _rows_target(args)
     opts = _options(args.option)
     runs = []
     for v in args.variants:  # --option applies to every variant, as `play --option` does (and is refused alike)
         rules = _rules(v, opts)
         runs.append(compare.Run(v, opts, rules, _players(rules, args.players)))
-    stopped = compare.play(runs, args.seed, args.deals, args.jobs, args.dask, args.quiet, args.double_dummy)
-    a = compare.analyse(runs, args.min_reached)
+    sweep = compare.swept(runs, args.sweep, _players) if args.sweep else None
+    if sweep is not None:
+        runs = sweep[0]
+    stopped = compare.play(runs, args.seed, args.deals, args.jobs, args.dask, args.quiet, args.double_dummy, rows)
+    a = compare.analyse(runs, args.seed, args.min_reached)
     if not a["variants"]:
         print("ombre: interrupted before any deal was done", file=sys.stderr)
         return 130
-    meta = {"deals": args.deals, "seed": args.seed, "players": args.players, "min_reached": args.min_reached,
-            "players_by_variant": {r.rules.variant: r.players for r in runs},
-            "played": {r.rules.variant: r.deals for r in runs},
-            "variants": list(a["variants"]), "interrupted": stopped}
+    meta = {"version": __version__, "deals": args.deals, "seed": args.seed, "players": args.players,
+            "min_reached": args.min_reached,
+            "players_by_variant": {r.name: r.players for r in runs},
+            "played": {r.name: r.deals for r in runs},
+            "variants": list(a["variants"]), "interrupted": stopped,
+            **({"sweep": sweep[1].meta()} if sweep is not None else {}), **({"rows": args.rows} if rows else {})}
     out = sys.stderr if args.out == "-" else sys.stdout
     for w in a["warnings"]:
         print(f"warning: {w}", file=out)
@@ -294,6 +315,8 @@ def cmd_compare(args) -> int:
     if stopped:
         print("interrupted: " + ", ".join(f"{v} {n} of {args.deals} deals" for v, n in meta["played"].items()),
               file=out)
+    if rows:
+        print(f"rows written to {args.rows}", file=out)
     if files:
         print(f"written to {args.out}: {', '.join(files)}", file=out)
         if not any(f.endswith(".png") for f in files):
@@ -405,6 +428,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("variant", metavar="VARIANT|FILE", help="a built-in variant, NAME(key=value,...), or a file")
     _sim_args(s, players_help)
     s.add_argument("--out", metavar="FILE.jsonl", help="write one JSON line per deal to this file")
+    _rows_arg(s)
     s.set_defaults(fn=cmd_simulate)
     s = sub.add_parser("compare", help="compare variants over the same deal seeds: report, charts, CSV, JSON",
                        description="Simulate each variant over the same deal seeds (common random numbers) and "
@@ -420,7 +444,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="warn about a rule the variants differ by that fewer than N deals reached (default 30)")
     s.add_argument("--double-dummy", action="store_true", help="also measure how well the bots played: the tricks "
                    "(or card points) each player's cards lost against double-dummy play, per deal (slow)")
+    s.add_argument("--sweep", metavar="OPTION[=VALUES]", help="compare one VARIANT with each value of an option: "
+                   "OPTION (every choice), OPTION=V1,V2,... or OPTION=A..B[:STEP] (its numeric choices in the "
+                   "range); or players=P/Q/... (each line-up of players on the same deals); a trend chart and "
+                   "paired differences against the first value")
+    _rows_arg(s)
     s.set_defaults(fn=cmd_compare)
+    from .sim import match
+
+    match.add_parser(sub, _run_checks, players_help, _options)
     book_cli.add_parsers(sub, _load)
     from .solve import cli as solve_cli
 
@@ -442,6 +474,11 @@ def _format_arg(s) -> None:
     s.add_argument("--format", choices=("text", "json"), default="text",
                    help="text (default; errors on standard error) or json: one JSON object per line and message, "
                         "with file, line, column, code and message, on standard output")
+
+
+def _rows_arg(s) -> None:
+    s.add_argument("--rows", metavar="FILE", help="also write one row per deal (and variant) to FILE: .csv, .jsonl "
+                   "or .parquet (the 'analysis' extra); ombre_rules.analysis.load reads it")
 
 
 def _sim_args(s, players_help: str) -> None:

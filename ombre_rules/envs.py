@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .lang.block import USER
-from .lang.types import ANY, BOOL, CARD, CONTRACT, INT, SUIT, list_of
+from .lang.types import ANY, BOOL, BOOL_VAL, CARD, CONTRACT, INT, SEAT, SESSION_NUMBER, SUIT, Val, list_of, num, seq
 
 if TYPE_CHECKING:
     from .cards import Card, Deck, Suit
@@ -58,12 +58,46 @@ VAR_TYPES: dict[str, str] = {
 }
 CONTEXT_TYPES: dict[str, tuple[tuple[str, ...], str]] = {
     "card": ((ANY, SUIT), CARD), "suit": ((CARD,), SUIT), "outranks": ((CARD, CARD), BOOL),
-    "is_trump": ((CARD,), BOOL), "tricks": ((INT,), INT), "hand": ((INT,), CARD_LIST),
-    "final_hand": ((INT,), CARD_LIST), "dealt_hand": ((INT,), CARD_LIST), "holder": ((CARD,), INT),
-    "won": ((INT,), CARD_LIST), "points": ((INT,), INT), "play_holder": ((CARD,), INT),
-    "pile": ((INT,), CARD_LIST), "discards": ((INT,), CARD_LIST), "score": ((INT,), INT),
-    "early_tricks": ((INT, INT), INT),
+    "is_trump": ((CARD,), BOOL), "tricks": ((SEAT,), INT), "hand": ((SEAT,), CARD_LIST),
+    "final_hand": ((SEAT,), CARD_LIST), "dealt_hand": ((SEAT,), CARD_LIST), "holder": ((CARD,), INT),
+    "won": ((SEAT,), CARD_LIST), "points": ((SEAT,), INT), "play_holder": ((CARD,), INT),
+    "pile": ((SEAT,), CARD_LIST), "discards": ((SEAT,), CARD_LIST), "score": ((SEAT,), INT),
+    "early_tricks": ((SEAT, INT), INT),
 }
+# the variables that are none until a contract is fixed (where, each site says: `Site.unset`), and when the
+# others that may be none are
+UNSET_VARS = frozenset({"declarer", "contract"})
+AUCTION = "during the auction"  # when they are none in a bid condition
+NONE_WHEN = {"partner": "without a called partner", "called": "without a called card",
+             "high_bid": "before the first bid", "taken_from": "unless a defender took a conceded game over",
+             "inviter": "without an invitation", "doubler": "without a double", "trump": "without trumps"}
+FUNC_NONE_WHEN = {"card": "when the deck has no such card", "holder": "when nobody holds the card",
+                  "play_holder": "when nobody held the card as play began"}
+
+
+def value_facts(players: int, cards: int, points: tuple[int, int], factor: int) -> tuple[dict, dict]:
+    """What is known of each context variable and of each context function's result, beyond its type, for a
+    table of `players` seats, a deck of `cards` cards whose points add up to between `points`, and doubling
+    by at most `factor`: the ranges of seats, counts and points, the lengths of lists, which may be none."""
+    seat = num(0, players - 1)
+    seats, card_list = seq(seat, players), seq(Val(CARD), cards)
+    session = num(-SESSION_NUMBER, SESSION_NUMBER)
+    var = {"dealer": seat, "forehand": seat, "declarer": seat, "partner": seat, "inviter": seat, "doubler": seat,
+           "taken_from": seat, "bidder": seat, "players": seats, "sitters": seats, "defenders": seats,
+           "side": seats, "defending": seats, "invited": seats, "table_seats": seq(seat, players, players),
+           "trick_winners": seq(seat, cards), "tricks_played": num(0, cards), "tricks_left": num(0, cards),
+           "pool": session, "pool_before": session, "deals_played": num(0, SESSION_NUMBER),
+           "multiplier": num(1, max(1, factor)), "doubles": num(0, 2), "seats": num(players, players),
+           "committed": BOOL_VAL, "stopped": BOOL_VAL, "conceded": BOOL_VAL, "trump_order": card_list}
+    for name, when in NONE_WHEN.items():
+        var[name] = (var.get(name) or Val(VAR_TYPES[name])).maybe(name, when)
+    func = {"tricks": num(0, cards), "early_tricks": num(0, cards), "points": num(*points), "score": session,
+            "hand": card_list, "final_hand": card_list, "dealt_hand": card_list, "won": card_list,
+            "pile": card_list, "discards": card_list, "outranks": BOOL_VAL, "is_trump": BOOL_VAL,
+            "card": Val(CARD), "suit": Val(SUIT), "holder": seat, "play_holder": seat}
+    for name, when in FUNC_NONE_WHEN.items():
+        func[name] = func[name].maybe(f"{name}(...)", when)
+    return var, func
 
 
 # What a generated block (parameters `_e, _st`) reads straight from the state instead of through DealEnv's
@@ -394,8 +428,9 @@ class DealEnv(CardEnv):
         return self._mask_cards(self._state.hands[seat]) if seat is not None else []
 
     def f_final_hand(self, seat: int | None) -> list[Card]:
-        """The seat's hand when play began (after every exchange)."""
-        return self._mask_cards(self._state.play_hands[seat]) if seat is not None else []
+        """The seat's hand when play began (after every exchange); empty before play (or in a deal not played)."""
+        hands = self._state.play_hands
+        return self._mask_cards(hands[seat]) if seat is not None and hands else []
 
     def f_dealt_hand(self, seat: int | None) -> list[Card]:
         """The seat's hand as dealt (before any exchange)."""

@@ -74,7 +74,8 @@ def quoted(text) -> str:
     """A value as a one-line message quotes it: control characters escaped, at most 60 characters."""
     import json
 
-    inner = json.dumps(str(text), ensure_ascii=False)[1:-1]
+    # a lone surrogate (which UTF-8 cannot hold) is written as its escape
+    inner = json.dumps(str(text), ensure_ascii=False)[1:-1].encode("utf-8", "backslashreplace").decode("utf-8")
     return f"'{inner[:57]}...'" if len(inner) > 60 else f"'{inner}'"
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import stat
+from typing import BinaryIO
 
 from .errors import OmbreError
 
@@ -23,18 +24,30 @@ def _regular(mode: int, shown: str, error: type[OmbreError]) -> None:
     raise error(f"cannot read '{shown}': it is {kind}, not a regular file")
 
 
-def read_bytes(path: str, limit: int, error: type[OmbreError] = OmbreError, name: str | None = None) -> bytes:
-    """The bytes of the regular file at `path`, at most `limit` of them; otherwise `error` naming the file as
-    `name` (default: the path) and saying why."""
+def open_binary(path: str, error: type[OmbreError] = OmbreError, name: str | None = None) -> BinaryIO:
+    """The regular file at `path` opened for reading bytes (looked at, opened without blocking, looked at
+    again); otherwise `error` naming the file as `name` (default: the path) and saying why."""
     shown = path if name is None else name
     try:
         _regular(os.stat(path).st_mode, shown, error)
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as e:
         raise error(f"cannot read '{shown}': {e.strerror or e}") from None
+    f = os.fdopen(fd, "rb")
     try:
-        with os.fdopen(fd, "rb") as f:
-            _regular(os.fstat(f.fileno()).st_mode, shown, error)
+        _regular(os.fstat(f.fileno()).st_mode, shown, error)
+    except BaseException:
+        f.close()
+        raise
+    return f
+
+
+def read_bytes(path: str, limit: int, error: type[OmbreError] = OmbreError, name: str | None = None) -> bytes:
+    """The bytes of the regular file at `path`, at most `limit` of them; otherwise `error` naming the file as
+    `name` (default: the path) and saying why."""
+    shown = path if name is None else name
+    try:
+        with open_binary(path, error, name) as f:
             raw = f.read(limit + 1)
     except OSError as e:
         raise error(f"cannot read '{shown}': {e.strerror or e}") from None

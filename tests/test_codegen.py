@@ -98,16 +98,28 @@ def test_string_literals_are_kept_as_written_and_a_failure_names_its_place(tmp_p
     assert "_e.pool" in consts and "_e.dealer" in consts
 
 
-def test_a_let_that_fails_at_the_end_of_a_deal_is_reported_at_its_place(tmp_path):
+def test_a_let_that_could_fail_at_the_end_of_a_deal_is_refused_at_load(tmp_path):
+    path, go = _load_text(tmp_path, "extends: ombre\noptions:\n  mix: {default: a, choices: [a, 1]}\n"
+                                    "let:\n  x: \"opt.mix + 1\"\n")
+    with pytest.raises(SpecError) as ei:
+        go()
+    assert str(ei.value).split("\n")[0] == f"{path}:5:15: '+' cannot add a string and a number"
+
+
+def test_a_statement_that_fails_at_the_end_of_a_deal_is_reported_at_its_place(tmp_path):
     import random
 
     from ombre_rules import State
     from ombre_rules.errors import ExprError
 
-    path, go = _load_text(tmp_path, "extends: ombre\noptions:\n  mix: {default: a, choices: [a, 1]}\n"
-                                    "let:\n  x: \"opt.mix + 1\"\n")
+    path, go = _load_text(tmp_path, "extends: ombre\nlet:\n  x: \"abs(tricks(declarer) - 5)\"\n")
     rules = go()
+
+    def broken(x):
+        raise RuntimeError("broken")
+
+    rules.compiler.globals["_b_abs"] = broken  # no checked file gets here: a helper that fails stands for it
     s = State(rules, seed=1)
     with pytest.raises(ExprError) as ei:
         s.random_playout(random.Random(1).random)
-    assert str(ei.value).startswith(f"{path}:5:6: expression 'opt.mix + 1' failed: ")
+    assert str(ei.value).startswith(f"{path}:3:6: expression 'abs(tricks(declarer) - 5)' failed: broken")

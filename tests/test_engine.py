@@ -117,8 +117,13 @@ def test_sit_out_must_name_seats(write):
     path = write('extends: danish-lhombre\nplayers: 4\nsit_out: {who: "dealer + 2"}\n')
     with pytest.raises(SpecError) as ei:
         load(path)
-    assert str(ei.value).split("\n")[0] == (f"{path}:3:16: expression 'dealer + 2' gives 4 for dealer 2, not "
-                                            f"distinct seats from 0 to 3")
+    assert str(ei.value).split("\n")[0] == (f"{path}:3:17: sit_out.who must be a seat (0 to 3), and 'dealer + 2' "
+                                            f"may be 5")
+    path = write('extends: danish-lhombre\nplayers: 4\nsit_out: {who: "[dealer, dealer]"}\n')
+    with pytest.raises(SpecError) as ei:
+        load(path)
+    assert str(ei.value).split("\n")[0] == (f"{path}:3:16: expression '[dealer, dealer]' gives [0, 0] for dealer 0, "
+                                            f"not distinct seats from 0 to 3")
 
 
 def test_sit_out_must_leave_the_same_number_playing(write):

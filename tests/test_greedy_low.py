@@ -3,7 +3,7 @@ import pytest
 
 from ombre_rules import State, load
 from ombre_rules.bots.estimate import tricks_allowed
-from ombre_rules.bots.greedy import GreedyPlayer
+from ombre_rules.bots.greedy import GreedyPlayer, learnt
 from ombre_rules.players import act
 
 
@@ -17,7 +17,9 @@ def test_the_aim_of_each_contract_is_learnt_from_the_rules():
         "entrada": None, "vuelta": None, "solo": None, "spadille_forced": None, "contrabola": 0}
 
 
-def test_greedy_bids_the_all_pass_contrabola_on_a_weak_hand_and_plays_under():
+def test_greedy_learnt_to_pass_the_all_pass_contrabola_and_plays_it_under():
+    """Greedy made contrabola too seldom in its own deals (it asks half a trick more of a hand since), so it
+    passes it even on a hand with no card that must take a trick; made to play it, its declarer ducks."""
     rules = load("ombre(all_pass=contrabola)")
     hands = {0: "5S 6S 5C 6C 7C 2H 3H 2D 3D", 1: "AS 2S QS KS KC QH KH QD KD", 2: "7S JS AC JC QC AH JH AD JD"}
     talon = "3S 4S 2C 3C 4C 4H 5H 6H 7H 4D 5D 6D 7D".split()
@@ -28,13 +30,19 @@ def test_greedy_bids_the_all_pass_contrabola_on_a_weak_hand_and_plays_under():
         s.apply_str(text)
     players = [GreedyPlayer(k, rules) for k in range(3)]
     said = []
-    while s.contract is None:
+    while s.contract is None and not s.is_terminal:
         seat = s.to_move
         a = act(players[seat], s, seat)
         said.append((seat, rules.action_str(a)))
         s.apply(a)
-    # the strong hands pass the second round; seat 0, with no card that must take a trick, bids contrabola
-    assert said == [(1, "pass"), (2, "pass"), (0, "bid contrabola")]
+    assert said == [(1, "pass"), (2, "pass"), (0, "pass")] and s.result.contract is None
+    got = learnt(rules)
+    assert {rules.contracts[k].name: x for k, x in got.extra.items()} == {"contrabola": 0.5}
+    assert (got.before[0]["contrabola"], got.before[1]["contrabola"]) == (8, 1)  # bid 8 times, made once
+    s = State(rules, hands=[deck.mask_of(hands[k].split()) for k in range(3)],
+              talon=[deck.parse(c) for c in talon], dealer=0)
+    for text in ("pass", "pass", "pass", "pass", "pass", "bid contrabola"):
+        s.apply_str(text)
     assert (s.declarer, s.contract.name) == (0, "contrabola")
     # play on: the declarer follows with his highest card that does not take the trick, when he has one
     checked = 0
@@ -54,21 +62,20 @@ def test_greedy_bids_the_all_pass_contrabola_on_a_weak_hand_and_plays_under():
 
 
 def test_prepare_learns_every_aim_before_the_first_deal(monkeypatch):
-    from ombre_rules.bots import estimate
     from ombre_rules.errors import OmbreError
     from ombre_rules.players import prepare
     from ombre_rules.sim.runner import play_deal
+    from ombre_rules.solve import aim
 
-    monkeypatch.setattr(estimate, "_AIMS", {})
-    monkeypatch.setattr(estimate, "_AIM_OF", {})
+    monkeypatch.setattr(aim, "_AIMS", {})
     dk = load("danish-lhombre")
     prepare(["random", "greedy", "pimc:10"], dk)
-    assert {c.name: estimate._AIMS[c] for c in dk.contracts} == {
-        "simple": None, "spade": None, "tourne": None, "simple_nolo": 0, "solo": None, "spade_solo": None,
-        "pure_nolo": 0, "nolo_ouvert": 0, "grand_tourne": None}
-    probes = []
-    monkeypatch.setattr(estimate, "_probe_aim", lambda *a: probes.append(a))
+    assert {c.name: aim._AIMS[(id(c), "tricks")][1].word for c in dk.contracts} == {
+        "simple": "more", "spade": "more", "tourne": "more", "simple_nolo": "fewer", "solo": "more",
+        "spade_solo": "more", "pure_nolo": "fewer", "nolo_ouvert": "fewer", "grand_tourne": "more"}
+    learnt = []
+    monkeypatch.setattr(aim, "_learn", lambda *a: learnt.append(a))
     assert [play_deal(dk, ["greedy"] * 3, 5, i)["actions"] > 0 for i in range(3)] == [True] * 3
-    assert probes == []  # the deals asked only for what was learnt
+    assert learnt == []  # the deals asked only for what was learnt
     with pytest.raises(OmbreError, match=r"^unknown player 'greedie' \(did you mean 'greedy'\?\)"):
         prepare(["greedy", "greedie"], dk)

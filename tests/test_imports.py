@@ -120,7 +120,7 @@ LAYERS = [
     ("engine",),
     ("bots", "players", "records", "checking", "log", "scenario", "session", "bench", "book", "obs", "openspiel",
      "openspiel_text", "pettingzoo", "solve", "obs_session"),
-    ("sim",),
+    ("sim", "analysis"),
     ("cli", "book_cli", "tty", "messages", "__main__", "", "web"),
 ]
 # the one arrow upwards: `pile(seat)` in an expression reads the piles of the engine (a module without imports)

@@ -14,12 +14,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_solve import _first_card
 from variant_choices import every_choice, rules_of
 
 from ombre_rules import State, kernel, load
 from ombre_rules.bots.estimate import tricks_allowed
 from ombre_rules.engine.phases import DONE, PLAY, XPLAY
-from ombre_rules.solve.analysis import Analyst, exact
+from ombre_rules.sim.runner import play_deal
+from ombre_rules.solve.analysis import Analyst, exact, explain, play_start
 from ombre_rules.solve.fast import KernelSolver, runs_in_kernel, solver
 from ombre_rules.solve.search import SearchLimit, Solver
 
@@ -247,7 +249,7 @@ def test_the_analyst_uses_the_kernel_and_a_limit_stops_it_with_bounds():
     s = _to_play(rules, 2)[0]
     an = Analyst(s, "tricks", 1)
     v = an.value(s)
-    assert isinstance(an._last, KernelSolver) and an.nodes > 0
+    assert isinstance(an._last[an.side], KernelSolver) and an.nodes > 0
     with kernel.use(False):
         assert Analyst(s, "tricks", 1).value(s) == v
     an = Analyst(s, "tricks", 1)
@@ -256,6 +258,56 @@ def test_the_analyst_uses_the_kernel_and_a_limit_stops_it_with_bounds():
         an.value(s)
     lo, hi = e.value.bounds
     assert 0 <= lo <= v <= hi <= 9
+
+
+def _greedy_deal(variant: str, i: int) -> State:
+    """Deal i of a run of greedy players (seed 1), played to its end."""
+    rules = load(variant)
+    x = play_deal(rules, ["greedy"] * rules.players, 1, i)
+    s = State(rules, seed=x["seed"], dealer=x["dealer"])
+    for a in x["history"]:
+        s.apply(rules.parse_action(a))
+    return s
+
+
+def _analysed(s: State, rest: list[int]) -> tuple:
+    """What `ombre solve` reports of a position: the aim learnt, the value, each card's verdict, the play-out."""
+    an = Analyst(s)
+    r = s.rules
+    verdicts = [(v.seat, r.action_str(v.card), v.best, v.after) for v in explain(an, s, rest)]
+    end = an.play_out(s)
+    assert end.result is not None
+    return an.aim, an.value(s), verdicts, (end.result.outcome, end.result.tricks, end.result.payments)
+
+
+@built
+def test_the_analyst_learns_the_aim_and_answers_alike_on_both_paths():
+    """A Danish simple nolo (its declarer wants fewer tricks, learnt from its settlement) from its fourth trick,
+    and Tresillo's and Rocambor's game taken over by a defender: the kernel's answers are the Python solver's."""
+    done = _greedy_deal("danish-lhombre", 21)
+    s, i = play_start(done)
+    while len(s.trick_log) < 3:
+        s.apply(done.history[i])
+        i += 1
+    assert (s.contract.name, s.declarer, s.to_move) == ("simple_nolo", 2, 0)
+    with kernel.use(True):
+        on = _analysed(s, done.history[i:])
+    with kernel.use(False):
+        off = _analysed(s, done.history[i:])
+    assert on == off
+    aim, value, verdicts, end = on
+    assert (aim, value, end) == (-1, 2, ("codille", (6, 1, 2), (3, 3, -6)))
+    assert [v for v in verdicts if v[2] != v[3]] == [(0, "play AC", 2, 0)]  # a defender's card gave up 2 tricks
+    for variant, pays in (("tresillo", (2, 7, 7, -26)), ("rocambor", (0, 5, 5, -20))):
+        s = _first_card(variant)
+        got = []
+        for flag in (True, False):
+            with kernel.use(flag):
+                an = Analyst(s)
+                end = an.play_out(s)
+                assert end.result is not None
+                got.append((an.aim, an.value(s), end.result.outcome, end.result.payments))
+        assert got == [(1, 4, "puesta", pays)] * 2
 
 
 @built

@@ -8,6 +8,7 @@ from ombre_rules import SpecError, load
 from ombre_rules.cards import Suit
 from ombre_rules.errors import ExprError, Loc
 from ombre_rules.lang import Compiler, Namespace, Site
+from ombre_rules.lang import types as T
 from ombre_rules.resources import grammar_path
 from ombre_rules.spec.yamlpos import load_text
 
@@ -25,7 +26,12 @@ NS = Namespace(constants={"none": None, "true": True, "false": False, "spades": 
                           "AS": CARDS["AS"]},
                names={"spadille"}, options={"bonus": 2, "mode": "flat", "strict": False},
                attrs={"colour", "name", "index"}, context_funcs={"tricks": (1, 1), "card": (2, 2)},
-               card_literal=_card_literal)
+               card_literal=_card_literal,
+               var_types={"xs": "list:int", "a": "int", "b": "int", "seats": "list:int", "trump": "suit"},
+               func_types={"tricks": (("seat",), "int")},
+               var_vals={"xs": T.seq(T.num(0, 9), 9, 3), "a": T.num(0, 9), "b": T.num(0, 9),
+                         "seats": T.seq(T.num(0, 2), 3, 3)},
+               seats=3)
 SITE = Site("a test", frozenset({"xs", "a", "b", "seats"}), frozenset({"tricks"}))
 NAMES_SITE = Site("names", frozenset({"trump"}), frozenset({"card"}))
 ENV = SimpleNamespace(xs=[3, 1, 4], a=7, b=0, seats=[0, 1, 2], u_spadille="spadille!", trump=SPADES,

@@ -6,6 +6,7 @@ import random
 import re
 import signal
 import statistics
+from collections import Counter
 from concurrent.futures import Future
 from itertools import islice
 
@@ -15,6 +16,7 @@ from ombre_rules import load
 from ombre_rules.cli import main
 from ombre_rules.sim import runner
 from ombre_rules.sim.coverage import Coverage, coverage
+from ombre_rules.sim.inference import bca
 from ombre_rules.sim.paired import differences
 from ombre_rules.sim.runner import PACES, WINDOW, Pacer, collect, ordered, play_chunk
 from ombre_rules.sim.stats import Metrics, Moments, by_player, metrics, per_deal, win_score
@@ -38,11 +40,19 @@ def _ref_balance(scores, idx):
     return 1.0 - (max(rates) - min(rates))
 
 
-def _ref_boot(stat, n):
-    """The resampled interval as the list-based code drew it: 300 rounds of n seeded `randrange(n)`."""
-    rng = random.Random(0)
-    stats = sorted(stat([rng.randrange(n) for _ in range(n)]) for _ in range(300))
-    return [stats[int(0.025 * 300)], stats[min(299, int(0.975 * 300))]]
+def _ref_balance_of(counts):
+    """Balance from how many deals had each tuple of win scores by position (list-based: no codes)."""
+    n = sum(counts.values())
+    players = len(next(iter(counts)))
+    return 1.0 - (max(rates := [sum(k * sc[p] for sc, k in counts.items()) / n for p in range(players)])
+                  - min(rates))
+
+
+def _ref_boot(stat, scores):
+    """The BCa interval of `stat` over the deals' tuples of win scores counted in deal order (the categories in
+    the order they first occur, as the streamed codes count them)."""
+    got = bca(stat, Counter(tuple(sc) for sc in scores))
+    return {k: got[k] for k in ("ci", "p", "bias")}
 
 
 def _scores(x, players):
@@ -101,8 +111,10 @@ def test_streamed_metrics_equal_the_list_based_ones(variant, names, deals):
         assert got[key]["sd"] == pytest.approx(statistics.stdev(xs), rel=1e-12)
     scores = [_scores(x, p) for x in lines]
     assert got["position_win_rate"] == [sum(s[k] for s in scores) / deals for k in range(p)]
-    assert got["Balance"] == {"value": _ref_balance(scores, range(deals)),
-                              "ci": _ref_boot(lambda idx: _ref_balance(scores, idx), deals)}
+    assert got["Balance"]["value"] == _ref_balance(scores, range(deals))
+    ref = _ref_boot(_ref_balance_of, scores)
+    assert got["Balance"]["ci"] == pytest.approx(ref["ci"], rel=1e-12, abs=1e-15)
+    assert (got["Balance"]["p"], got["Balance"]["bias"]) == pytest.approx((ref["p"], ref["bias"]), abs=1e-12)
     assert got == metrics(iter(lines), p)
     players = by_player(m, names)
     assert list(players) == list(dict.fromkeys(names))
@@ -121,14 +133,26 @@ def test_streamed_differences_equal_the_list_based_ones():
     for key in ("Duration", "declarer_payment", "LeadChange", "pass_out_rate"):
         diffs = [pb[key] - pa[key] for pa, pb in ((per_deal(x, 3), per_deal(y, 3)) for x, y in pairs)
                  if pa[key] is not None and pb[key] is not None]
-        assert d[key]["pairs"] == len(diffs) and d[key]["mean"] == sum(diffs) / len(diffs)
-        assert d[key]["ci"] == pytest.approx(_ref_ci(diffs)["ci"], rel=1e-12, abs=1e-15)
+        got = d["measures"][key]
+        assert got["pairs"] == len(diffs) and got["mean"] == sum(diffs) / len(diffs)
+        assert got["ci"] == pytest.approx(_ref_ci(diffs)["ci"], rel=1e-12, abs=1e-15)
     assert d["deals_differing"] == {"pairs": 30, "play": sum(1 for x, y in pairs if x["history"] != y["history"]),
                                     "result": sum(1 for x, y in pairs if (x["outcome"], x["payments"]) !=
                                                   (y["outcome"], y["payments"]))}
     sa, sb = [_scores(x, 3) for x, _y in pairs], [_scores(y, 3) for _x, y in pairs]
-    assert d["Balance"]["mean"] == _ref_balance(sb, range(30)) - _ref_balance(sa, range(30))
-    assert d["Balance"]["ci"] == _ref_boot(lambda idx: _ref_balance(sb, idx) - _ref_balance(sa, idx), 30)
+    assert d["Balance"]["value"] == pytest.approx(_ref_balance(sb, range(30)) - _ref_balance(sa, range(30)),
+                                                  abs=1e-15)
+
+    def diff(joint):  # a category is the tuple of both variants' win scores, the first variant's first
+        a, b = Counter(), Counter()
+        for sc, k in joint.items():
+            a[sc[:3]] += k
+            b[sc[3:]] += k
+        return _ref_balance_of(b) - _ref_balance_of(a)
+
+    ref = _ref_boot(diff, [x + y for x, y in zip(sa, sb, strict=True)])
+    assert d["Balance"]["ci"] == pytest.approx(ref["ci"], rel=1e-12, abs=1e-15)
+    assert d["Balance"]["p"] == ref["p"]
 
 
 def test_coverage_keeps_counts_not_deals():

@@ -247,6 +247,10 @@ def test_solve_a_record_and_explain_its_cards(capsys, record):
     lines = out.splitlines()
     assert lines[0] == (f"{record}: record 1: entrada by seat 0, trumps spades; side: seat 0 (wants more "
                         "tricks); from trick 7")
+    assert lines[1] == ("aim: more tricks, learnt from the contract's settlement (24 random deals of entrada, each "
+                        "played out 4 ways: of 44 pairs of play-outs of one deal, one won by the declarer's side and "
+                        "one lost, the won one took more tricks in 44 and fewer in 0)")
+    del lines[1]
     assert lines[1:5] == [
         "double-dummy: 8 tricks for the declarer's side",
         "principal variation (trick: leader's card first, -> winner): 7: seat 0 QC JC 2C -> 0; "
@@ -296,16 +300,19 @@ def test_bad_solve_arguments_end_in_one_line(capsys, record, args, message):
 
 # -- the measure in compare -------------------------------------------------------------------------------
 def test_deal_loss_sums_what_each_seats_cards_lost():
-    assert deal_loss(handmade(SIX + LAST)) == {"measure": "tricks", "value": 8, "lost": [1, 0, 0]}
+    assert deal_loss(handmade(SIX + LAST)) == {"measure": "tricks", "value": 8, "lost": [1, 0, 0], "cards": [9, 9, 9]}
     assert deal_loss(handmade(SIX + LAST), max_nodes=10) is None  # past its limit: not measured
 
 
 def test_compare_reports_the_double_dummy_loss_by_player():
-    lines = [{"payments": [1, -1, 0], "double_dummy": {"measure": "tricks", "value": 5, "lost": [1, 0, 2]}},
-             {"payments": [0, 0, 0], "double_dummy": {"measure": "tricks", "value": 4, "lost": [0, 1, 0]}},
+    lines = [{"payments": [1, -1, 0], "double_dummy": {"measure": "tricks", "value": 5, "lost": [1, 0, 2],
+                                                       "cards": [9, 9, 9]}},
+             {"payments": [0, 0, 0], "double_dummy": {"measure": "tricks", "value": 4, "lost": [0, 1, 0],
+                                                       "cards": [9, 9, 9]}},
              {"payments": [0, 0, 0], "double_dummy": None}]
     got = by_player(_metrics(lines), ["greedy", "random", "greedy"])
     assert got["greedy"]["double_dummy"]["lost_per_deal"]["mean"] == 0.75  # (1 + 2) / 2 and 0 / 2
+    assert got["greedy"]["double_dummy"]["lost_per_card"]["mean"] == 3 / 36  # 3 lost in 4 x 9 cards
     assert got["random"]["double_dummy"]["lost_per_deal"]["mean"] == 0.5
     assert {k: got["random"]["double_dummy"][k] for k in ("measured", "skipped", "measure")} == \
         {"measured": 2, "skipped": 1, "measure": ["tricks"]}
@@ -318,7 +325,7 @@ def _metrics(lines: list[dict]) -> Metrics:
     for x in lines:
         m.add({"contract": None, "declarer": None, "outcome": "passed out", "tricks": [0, 0, 0], "pool_before": 0,
                "pool_after": 0, "actions": 3, "dealer": 0, "winners": [], "decisions": [], "choices": [], **x},
-              {**{f"payment_position_{k}": 0 for k in range(3)},
+              {**{f"payment_position_{k}": 0 for k in range(3)}, "declarer_payment": 0.0,
                **{k: None for k in ("AdvantageP1", "LeadChange", "Drama", "DecisionMoves")}})
     return m
 
@@ -328,7 +335,7 @@ def test_a_dealt_deal_carries_the_measure_only_when_asked():
     plain = play_deal(rules, ["greedy"] * 3, 1, 0)
     measured = play_deal(rules, ["greedy"] * 3, 1, 0, double_dummy=True)
     assert "double_dummy" not in plain and {k: v for k, v in measured.items() if k != "double_dummy"} == plain
-    assert measured["double_dummy"] == {"measure": "tricks", "value": 2, "lost": [1, 1, 0]}
+    assert measured["double_dummy"] == {"measure": "tricks", "value": 2, "lost": [1, 1, 0], "cards": [9, 9, 9]}
 
 
 def test_solve_a_scenario_from_a_later_trick(capsys):
@@ -341,7 +348,8 @@ def test_solve_a_scenario_from_a_later_trick(capsys):
                                  "keep": ["KS"]}
     assert [v["lost"] for v in got["explain"]] == [1] + [0] * 14
     rc, _out, err = ombre(capsys, "solve", path, "--seed", "3")
-    assert (rc, err) == (1, "ombre: error: --seed and --seeds are for a VARIANT, not a record or a scenario\n")
+    assert (rc, err) == (1, "ombre: error: --seed, --seeds, --dealer and --line are for a VARIANT, not a record or a "
+                         "scenario\n")
 
 
 def test_solve_refuses_every_bad_record_and_file_in_one_line(capsys, tmp_path, record):
@@ -365,3 +373,47 @@ def test_solve_refuses_every_bad_record_and_file_in_one_line(capsys, tmp_path, r
     bad.write_text("extends: ombre\n" + body, encoding="utf-8")
     rc, out, err = ombre(capsys, "solve", str(bad), "--seed", "1")
     assert (rc, out, err) == (1, "", f"ombre: error: {bad}:{where}\n")  # as `ombre play` says it
+
+
+# -- a game taken over: the declarer's side changes within the deal ------------------------------------------
+# greedy's auction and exchange of Tresillo's seed 1, dealer 0 (Rocambor deals it alike): an entrada by seat 3
+TAKEN_OVER = ["pass", "pass", "bid entrada", "trump clubs", "discard 7H", "discard 5D", "discard 6S", "discard JS",
+              "discard QS", "discard JD", "discard QD", "discard KH", "draw", "discard 6D", "discard 5H", "draw",
+              "discard 2S", "discard 3S", "discard 6H", "draw"]
+
+
+def _first_card(variant: str) -> State:
+    r = load(variant)
+    s = State(r, seed=1, dealer=0)
+    for a in TAKEN_OVER:
+        s.apply(r.parse_action(a))
+    return s
+
+
+def test_a_defender_who_takes_over_is_solved_for_his_own_side():
+    """Where a refused concession makes a defender the declarer (Tresillo's takeover), the positions after it
+    are solved for the new side, not with the tables of the old one (which ended in 'no card keeps the
+    value' on most Tresillo and Rocambor deals)."""
+    s = _first_card("tresillo")
+    r = s.rules
+    an = Analyst(s)
+    assert (an.value(s), side_of(s)) == (4, (3,))
+    t = s.clone()
+    for a in ["play AC", "play 5C", "concede", "refuse"]:  # seat 3 concedes before his first card; seat 1 plays on
+        t.apply(r.parse_action(a))
+    assert (t.declarer, t.taken_from, t.to_move, side_of(t)) == (1, 3, 3, (1,))
+    assert an.value(t) == 1 and r.action_str(an.best_card(t)) == "play AS"
+    end = an.play_out(t)
+    assert (end.result.outcome, end.result.tricks, end.result.payments) == \
+        ("defended_saved", (0, 1, 2, 6), (2, -26, 7, 7))
+
+
+@pytest.mark.parametrize(("variant", "payments"), [("tresillo", (2, 7, 7, -26)), ("rocambor", (0, 5, 5, -20))])
+def test_tresillo_and_rocambor_deals_play_out_with_their_concessions(variant, payments):
+    """The play-out weighs the declarer's concession (and each defender's consent or takeover) at every trick
+    it may be made: it ends, here in a puesta by the declarer's 4 tricks."""
+    s = _first_card(variant)
+    an = Analyst(s)
+    end = an.play_out(s)
+    assert (an.value(s), end.result.outcome, end.result.tricks, end.result.payments) == \
+        (4, "puesta", (0, 4, 1, 4), payments)

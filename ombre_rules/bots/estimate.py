@@ -13,8 +13,8 @@ from math import ceil, log
 
 from ..cards import Suit
 from ..cards import mask as mask_of_ids
-from ..engine.phases import DONE
 from ..engine.view import rank_context
+from ..solve.aim import contract_aim
 
 # Draws of the stock averaged to value an exchange.
 EXCHANGE_DRAWS = 4
@@ -376,50 +376,19 @@ def trump_tables(rules, contract) -> list[Tables]:
     return got[1]
 
 
-# Random deals played to learn what a contract asks of its declarer.
-AIM_PROBES = 40
-_AIMS: dict = {}  # per contract (contracts live as long as their ruleset; a suit bid is its base's)
-_AIM_OF: dict[int, tuple] = {}  # the same by the contract's identity (no hash of its own to work out): (it, aim)
-
-
 def tricks_allowed(rules, contract) -> int | None:
-    """None when the contract is won by taking tricks (the usual aim); else the most tricks its declarer took
-    in a deal he won, when its declarer wins by taking few (a contract played to lose tricks). Learnt once per contract
-    from random deals in which it is bid (all-pass fallbacks included) and played out at random: the contract
-    aims low when the deals its declarer won gave him fewer tricks on average than those he lost."""
-    got = _AIM_OF.get(id(contract))
-    if got is not None:
-        return got[1]
-    if contract not in _AIMS:
-        _AIMS[contract] = _probe_aim(rules, contract)
-    _AIM_OF[id(contract)] = (contract, _AIMS[contract])
-    return _AIMS[contract]
+    """None when the contract is won by taking tricks (the usual aim, and what greedy plays for when the aim is
+    not known); else, for a contract won by taking few, the most tricks its declarer's side took in a play-out
+    it won: both learnt once per contract from its settlement on random deals (`solve.aim.contract_aim`)."""
+    aim = contract_aim(rules, contract, "tricks")
+    return aim.most_paid if aim.sign == -1 else None
 
 
-def _probe_aim(rules, contract) -> int | None:
-    """What `tricks_allowed` learns of a contract from its random deals."""
-    from ..engine import State
-
-    rng = random.Random(contract.index)
-    won: list[int] = []
-    lost: list[int] = []
-    bid, want = rules.A_BID + contract.index, rules.A_PASS
-    for i in range(AIM_PROBES):
-        s = State(rules, seed=rng.getrandbits(32), dealer=i % rules.players)
-        while s.contract is None and s.phase != DONE:
-            legal = s.legal_actions()
-            s.apply(bid if bid in legal else want if want in legal else legal[-1])
-        if s.contract is not contract:
-            continue
-        s.random_playout(rng.random)
-        if not s.trick_log:  # settled without play (every defender passed): it tells nothing of the aim
-            continue
-        res = s.result
-        assert res is not None and res.declarer is not None  # a contract played to its end
-        d = res.declarer
-        (won if res.payments[d] > 0 else lost).append(res.tricks[d])
-    low = bool(won and lost) and sum(won) / len(won) < sum(lost) / len(lost)
-    return max(won) if low else None
+def tricks_asked(rules, contract) -> int | None:
+    """For a contract won by taking tricks, the fewest its declarer's side took in a play-out it won (None when
+    it is won by taking few, or not known): what its winning condition asks (`solve.aim.contract_aim`)."""
+    aim = contract_aim(rules, contract, "tricks")
+    return aim.least_won if aim.sign == 1 else None
 
 
 def low_estimate(rules, contract, hand: int, unseen: int) -> float:

@@ -2,10 +2,15 @@
 cards, and bids from a hand evaluation made with the variant's own rank tables (`bots.estimate`)."""
 from __future__ import annotations
 
+import math
 import random
+from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
-from ..engine.view import partner_known, seats_in_play, seen_cards, shown_cards
+from ..engine import State
+from ..engine.phases import DONE, EXCHANGE, PLAY
+from ..engine.view import partner_known, seat_facts, seats_in_play, seen_cards, shown_cards
 from .estimate import (
     Tables,
     best_trump,
@@ -15,6 +20,7 @@ from .estimate import (
     played_tables,
     tables,
     tricks_allowed,
+    tricks_asked,
 )
 from .seat import Seat, from_view, same_side
 
@@ -24,8 +30,20 @@ BID_MARGIN = 0.08
 LEVEL_STEP = 0.15
 # How many tricks above those a low contract allows a hand may be estimated to take and still bid it.
 LOW_SLACK = 0.0
+# How many tricks below the fewest a contract was ever won with (its winning condition's ask, `tricks_asked`)
+# a hand may be estimated to bring, with a partner's share, and still bid it.
+ASK_SLACK = 1.0
 # a defender plays on (rather than lay his hand down) when his hand should take this share of the tricks
 DEFEND_SHARE = 0.2
+# What greedy learns from its own play, once per variant (`learn`): a contract it bids of its own choice and
+# makes clearly less than MIN_SUCCESS of the time in LEARN_DEALS deals of greedy at every seat asks LEARN_STEP
+# tricks more of a hand (a contract won by taking few: allows LEARN_STEP fewer), again, for up to LEARN_ROUNDS
+# rounds of deals; a contract it is forced into is not its choice.
+MIN_SUCCESS = 0.4
+LEARN_DEALS = 200
+LEARN_Z = 1.645  # "clearly": a one-sided binomial test against MIN_SUCCESS at 5% (normal approximation)
+LEARN_STEP = 0.5
+LEARN_ROUNDS = 6
 
 
 _LADDERS: dict = {}  # per ruleset
@@ -46,7 +64,9 @@ def _ladder(rules) -> tuple[list[int], str | None, bool]:
 
 def _need(r, c, tricks_total, active: int) -> float:
     """The tricks a hand should bring to bid `c`: the side's goal with a margin, less what a called partner
-    brings on average, and more for each rung of the ladder above the first."""
+    brings on average, and more for each rung of the ladder above the first, but no fewer than ASK_SLACK
+    below what the contract's winning condition asks, less a partner's share (a vole asks every trick); and
+    what greedy learnt to ask more of it (`learn`)."""
     ladder, _kind, teams = _ladder(r)
     share = tricks_total / max(active, 2)
     side = 2 if c.call is not None and not c.call.demand else 1
@@ -55,7 +75,9 @@ def _need(r, c, tricks_total, active: int) -> float:
     goal = 0.5 if teams else side / max(active, 2)
     base = tricks_total * (goal + BID_MARGIN) - (side - 1) * share
     rung = ladder.index(c.level) if c.level in ladder else 0
-    return base * (1 + LEVEL_STEP * rung)
+    asked = tricks_asked(r, c)
+    floor = asked - ASK_SLACK - (side - 1) * share if asked is not None else 0.0
+    return max(base * (1 + LEVEL_STEP * rung), floor) + learnt(r).extra.get(c.index, 0.0)
 
 
 _PLANS: dict = {}  # (rules, legal bids, tricks, seats in play) -> the bids in the order greedy tries them
@@ -83,7 +105,7 @@ def _supports(r, c, need: float, allowed: int | None, hand: int, unseen: int, ta
     (`allowed`: the most its declarer may take), it can keep to them."""
     if allowed is None:
         return contract_reaches(r, c, hand, unseen, talon, need)
-    return low_estimate(r, c, hand, unseen) <= allowed + LOW_SLACK
+    return low_estimate(r, c, hand, unseen) <= allowed + LOW_SLACK - learnt(r).extra.get(c.index, 0.0)
 
 
 class GreedyPolicy:
@@ -337,6 +359,97 @@ def exchange_picker(state, unseen: Callable[[int], int] | None = None) -> Callab
     return pick
 
 
+@dataclass
+class Learnt:
+    """What greedy learnt from its own play in a variant (`learn`): per contract index, the tricks more it asks
+    of a hand (`extra`); per contract name, its bids of its own choice that were played and those it made in
+    the first round of deals, before it learnt anything (`before`); the rounds it took."""
+
+    extra: dict[int, float] = field(default_factory=dict)
+    before: tuple[Counter, Counter] = (Counter(), Counter())
+    rounds: int = 0
+
+
+_LEARNT: dict = {}  # per ruleset
+
+
+def learnt(rules) -> Learnt:
+    """What greedy has learnt of `rules` (learnt now, the first time)."""
+    got = _LEARNT.get(rules)
+    if got is None:
+        got = _LEARNT[rules] = Learnt()  # what the deals below bid with, as it is learnt
+        learn(rules, got)
+    return got
+
+
+def learn(rules, into: Learnt) -> None:
+    """Rounds of LEARN_DEALS deals of greedy at every seat. A contract greedy bid of its own choice and made
+    clearly less than MIN_SUCCESS of the times since it last changed (a one-sided binomial test at 5%: z below
+    -LEARN_Z) asks LEARN_STEP tricks more from the next round on (a contract won by taking few allows LEARN_STEP
+    fewer). After the first round only the deals of contracts still in question are played out (those made
+    less than MIN_SUCCESS of the times, or just changed): rounds go on while there are any, for LEARN_ROUNDS
+    rounds at most."""
+    names = {c.index: c.name for c in rules.contracts}
+    bids: Counter[int] = Counter()  # since each contract last changed
+    made: Counter[int] = Counter()
+    p = MIN_SUCCESS
+    asked: set[int] | None = None  # the contracts in question (None: all, in the first round)
+    for rnd in range(LEARN_ROUNDS):
+        _PLANS.clear()  # the plans hold the needs of the round before
+        now_bids: Counter[int] = Counter()
+        now_made: Counter[int] = Counter()
+        for i in range(LEARN_DEALS):
+            s, chose = _self_play(rules, rnd * LEARN_DEALS + i, i % rules.players, asked)
+            c = s.contract
+            res = s.result
+            if res is not None and c is not None and s.declarer in chose:
+                now_bids[c.index] += 1
+                now_made[c.index] += res.payments[s.declarer] > 0
+        if not rnd:
+            into.before = (Counter({names[k]: v for k, v in now_bids.items()}),
+                           Counter({names[k]: v for k, v in now_made.items()}))
+        into.rounds = rnd + 1
+        bids += now_bids
+        made += now_made
+        weak = {k for k, n in bids.items() if made[k] - p * n < -LEARN_Z * math.sqrt(n * p * (1 - p))}
+        for k in weak:
+            into.extra[k] = into.extra.get(k, 0.0) + LEARN_STEP
+            bids[k] = made[k] = 0
+        asked = weak | {k for k, n in bids.items() if made[k] < p * n}
+        if not asked:
+            break
+    _PLANS.clear()
+
+
+def _self_play(rules, seed: int, dealer: int, asked: set[int] | None = None) -> tuple[State, set[int]]:
+    """A deal of greedy at every seat, played as a run plays it (tricks and exchanges by the pickers), or only
+    up to its first card when its contract is not of `asked`; with the seats that bid or held of their own
+    choice (with another action legal)."""
+    s = State(rules, seed=seed, dealer=dealer)
+    policy = GreedyPolicy(seed=seed)
+    xpick = exchange_picker(s)
+    chose: set[int] = set()
+    r = rules
+    while s.phase != DONE:
+        if s.phase == PLAY:
+            assert s.contract is not None  # cards are played under a contract
+            if asked is not None and s.contract.index not in asked:
+                break
+            s.play_tricks(trick_picker(s))
+            if s.phase == DONE:
+                break
+        if s.phase == EXCHANGE:
+            s.play_exchange(xpick)
+            continue
+        seat = s.to_move
+        legal = s.legal_actions()
+        a = legal[0] if len(legal) == 1 else policy.choose(seat_facts(s, seat), legal)
+        if len(legal) > 1 and (r.A_BID <= a < r.A_TRUMP or a == r.A_HOLD):
+            chose.add(seat)
+        s.apply(a)
+    return s, chose
+
+
 class GreedyPlayer:
     """The greedy player seeing only its seat's view."""
 
@@ -351,9 +464,11 @@ class GreedyPlayer:
     @staticmethod
     def prepare(rules) -> None:
         """Learn at once what greedy learns once per variant (each contract's aim, `tricks_allowed`, from random
-        deals), so that it is not paid in a deal; the decisions are the same as when it is learnt on the way."""
+        deals; which contracts it makes, `learnt`, from its own), so that it is not paid in a deal; the
+        decisions are the same as when it is learnt on the way."""
         for c in rules.contracts:
             tricks_allowed(rules, c)
+        learnt(rules)
 
     # a table of greedy players plays its plain tricks in the engine's loop (`State.play_tricks`) with this,
     # and takes its exchanges' choices from the state's masks with the other

@@ -3,8 +3,9 @@ consistent with its seat's view (the sampler of `pimc`) and looks at each world 
 
 - A card (when every legal action is a card): in each of N worlds (or as many as X seconds allow), the exact
   double-dummy value of the rest after each card for the declarer's side (its tricks, or card points on a deck
-  that counts them; fewer when the contract is won by taking few, as greedy learns it: `tricks_allowed`). The
-  card with the best total is played, greedy's card on a tie. The values come from the compiled kernel
+  that counts them; fewer when the contract is won by taking few, as `ombre solve` learns it from the
+  contract's settlement, `solve.aim.contract_aim`; more when that is not known). The card with the best total
+  is played: greedy's card if it is among them, else the lowest. The values come from the compiled kernel
   (`solve.fast`, all the cards of a world in one search); a position it cannot search (an excuse card still
   to come, a deck beyond it, the kernel not built) is left to `pimc` with N play-outs per card.
 - Any other choice (a bid, a discard or the draw, a trump, a stop after a claim, a concession, a defence):
@@ -17,10 +18,10 @@ from __future__ import annotations
 import time
 
 from ..engine.phases import PLAY
+from ..solve.aim import contract_aim
 from ..solve.analysis import auto_measure
 from ..solve.fast import KernelSolver, counted
 from ..solve.search import NotInPlay
-from .estimate import tricks_allowed
 from .greedy import GreedyPolicy
 from .pimc import PimcPlayer, playout
 from .sample import Knowledge, sample
@@ -58,11 +59,12 @@ class PimcddPlayer(PimcPlayer):
 
     # -- cards: double-dummy values summed over the worlds -------------------------------------------------
     def _cards(self, k: Knowledge, me: int, legal: list[int]) -> int | None:
-        """The card with the best total double-dummy value over the worlds (greedy's on a tie); None when a
-        world's position is one the kernel cannot search."""
+        """The card with the best total double-dummy value over the worlds (greedy's if it is among the best,
+        else the cheapest of them); None when a world's position is one the kernel cannot search."""
         total = dict.fromkeys(legal, 0)
         done = 0
         mine = False
+        last = None
         end = time.perf_counter() + self.seconds if self.seconds is not None else None
         while done < self.worlds if end is None else not done or time.perf_counter() < end:
             w = self.sampler(k, self.rng)
@@ -71,7 +73,7 @@ class PimcddPlayer(PimcPlayer):
             got = self._values(w, legal)
             if got is None:
                 return None
-            vals, mine = got[0], me in got[1]
+            vals, mine, last = got[0], me in got[1], w
             for c in legal:
                 total[c] += vals[c]
             done += 1
@@ -81,11 +83,15 @@ class PimcddPlayer(PimcPlayer):
             return greedy
         best = max(total.values()) if mine else min(total.values())
         keep = [c for c in legal if total[c] == best]
-        return greedy if greedy in keep else keep[0]
+        if greedy in keep:
+            return greedy
+        assert last is not None  # a world was searched (done > 0)
+        power = last.ctx.power  # the same trumps in every world
+        return min(keep, key=lambda c: (power[c], c))  # the cheapest of the best
 
     def _values(self, w, cards: list[int]) -> tuple[dict[int, int], tuple[int, ...]] | None:
         """The exact value of the rest after each card in world `w` (aim applied), and the declarer's side."""
-        aim = _aim(w)
+        aim = _aim(w, self.measure)
         try:
             s = self._solver(w, aim)
         except NotInPlay:  # trumps fixed by the first lead: each card led, then solved
@@ -123,7 +129,7 @@ class PimcddPlayer(PimcPlayer):
         of play that keeps each side's value), the rest (a claim, a concession, trumps the first lead fixes, an
         excuse card) as greedy chooses."""
         nd = world.rules.A_DISCARD
-        aim = _aim(world)
+        aim = _aim(world, self.measure)
         while world.phase == PLAY:
             legal = world.legal_actions()
             s = self._solver(world, aim) if legal[-1] < nd and not world.trump_open else None
@@ -136,10 +142,11 @@ class PimcddPlayer(PimcPlayer):
                 world.apply(c)
 
 
-def _aim(world) -> int:
-    """+1 when the declarer's side wants tricks, -1 when its contract is won by taking few."""
+def _aim(world, measure: str) -> int:
+    """-1 when the declarer's side is known to want fewer of the measure (its contract is won by taking few),
+    else +1."""
     c = world.contract
-    return -1 if c is not None and world.declarer >= 0 and tricks_allowed(world.rules, c) is not None else 1
+    return -1 if c is not None and world.declarer >= 0 and contract_aim(world.rules, c, measure).sign == -1 else 1
 
 
 def _side(s: KernelSolver) -> tuple[int, ...]:

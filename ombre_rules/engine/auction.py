@@ -125,7 +125,7 @@ class AuctionStage(Fields):
         for s in self.rules.sitters[self.dealer]:
             self.passed[s] = True
         self.round_bids, self.bid_levels = self.rules.bid_lists(contracts, rnd)
-        first = self._seat(self.rules.auction.first)
+        first = self._seat_in_play(self.rules.auction.first)
         self.first_bidder = self.to_move = first
         self.round_no = rnd
         if self.rules.auction.form == "duel":
@@ -241,7 +241,7 @@ class AuctionStage(Fields):
         """The cards a list expression names, as a mask; cached per dealer when it depends only on the seats
         and on names evaluated without trumps."""
         r = self.rules
-        static = self.ctx is None and expr.uses <= SEAT_VARS | r.namespace.names
+        static = self.ctx is None and expr.uses <= SEAT_VARS | r.namespace.names and self.nxt is r.rings[self.dealer]
         key = (expr, self.dealer, "mask")
         if static and key in r.seat_cache:
             cached: int = r.seat_cache[key]

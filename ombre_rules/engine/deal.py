@@ -9,10 +9,11 @@ import hashlib
 import os
 import struct
 
+from ..cards import MAX_CARDS
 from ..errors import OmbreError
 from ..ruleset import Ruleset
 
-BIT = tuple(1 << i for i in range(1024))  # the mask of each card id
+BIT = tuple(1 << i for i in range(MAX_CARDS))  # the mask of each card id
 
 
 def check_deal(rules: Ruleset, hands: list[int], talon: list[int], dealer: int = 0) -> None:

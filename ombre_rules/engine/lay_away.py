@@ -39,7 +39,8 @@ class LayAwayStage(Fields):
             self.passed = [False] * self.n
             self.bid_of = [-1] * self.n
             self.first_bidder = self.round_no = 0
-        if la.take_talon and self.talon:
+        taken = len(self.talon) if la.take_talon else 0
+        if taken:
             m = 0
             for c in self.talon:
                 m |= 1 << c
@@ -50,7 +51,9 @@ class LayAwayStage(Fields):
         self.phase = LAYAWAY
         self.to_move = seat
         self.ex_count = 0
-        self.ex_max = min(la.count, self.hands[seat].bit_count())
+        # the declarer lays away as many as he took (an exchange may have drawn from the talon before him): his
+        # hand keeps its size (the dealer's talon is whole: a given deal may hand him its cards already)
+        self.ex_max = min(la.count, self.hands[seat].bit_count() if la.at_deal else taken)
         if self.ex_max <= 0:
             self._lay_away_done()
 

@@ -170,10 +170,7 @@ class PlayStage(Fields):
         self.phase = PLAY
         self.play_hands = tuple(self.hands)
         play = c.play
-        leader = self._seat(play.first_leader)
-        if self.def_out >> leader & 1:  # out of play (a partner sent out, a defender who passed): the next leads
-            leader = self.nxt[leader]
-        self.leader = self.to_move = leader
+        self.leader = self.to_move = self._seat_in_play(play.first_leader)
         self.claim_at = play.claim[0] if play.claim is not None else -1
         self.concede_ok = play.concede is not None and (play.concede[1] is None or bool(self.eval(play.concede[1])))
         self.end_when = play.end_when
@@ -231,7 +228,7 @@ class PlayStage(Fields):
         ctx = self.ctx
         assert ctx is not None  # trumps are known in plain play
         key, eff = ctx.key, ctx.eff
-        end_when, claim_at, high = self.end_when, self.claim_at, self.follow_high
+        high = self.follow_high
         self.lm = -1  # a legal mask a caller had asked for is not used by the cards played here
         seat = self.to_move
         while True:
@@ -282,14 +279,8 @@ class PlayStage(Fields):
             tricks[seat] += 1
             won[seat] |= tm
             log.append((leader, tuple(trick), seat))
-            self.leader = self.to_move = seat
-            if not hands[seat] or (end_when is not None and self.eval(end_when)):
-                self._finish()
+            if self._tricks_stop(seat):
                 return
-            if len(log) == claim_at:
-                self._trick_start()
-                if self.claim_pending:
-                    return
 
     def _kernel_tricks(self, k: Any, rand: Callable[[], float]) -> None:
         """`_random_tricks` by the compiled kernel (tables `k`): whole tricks there, up to the next one whose end
@@ -302,14 +293,20 @@ class PlayStage(Fields):
             run = 1 if end_when is not None else claim_at - len(log) if claim_at > len(log) else _ALL_TRICKS
             seat = _kernel.random_tricks(k, hands, self.hl, self.history, self.tricks, self.won, log, self.nxt,
                                          self.tn, self.follow_high, seat, rand, run)
-            self.leader = self.to_move = seat
-            if not hands[seat] or (end_when is not None and self.eval(end_when)):
-                self._finish()
+            if self._tricks_stop(seat):
                 return
-            if len(log) == claim_at:
-                self._trick_start()
-                if self.claim_pending:
-                    return
+
+    def _tricks_stop(self, seat: int) -> bool:
+        """After a trick of the fast loops won by `seat`: it leads next; the deal ends here when his hand is
+        empty or `end_when` holds, and the loop stops when a claim opens at this trick."""
+        self.leader = self.to_move = seat
+        if not self.hands[seat] or (self.end_when is not None and self.eval(self.end_when)):
+            self._finish()
+            return True
+        if len(self.trick_log) == self.claim_at:
+            self._trick_start()
+            return self.claim_pending
+        return False
 
     def _picked_tricks(self, pick: Callable[[int, list[int], list[tuple[int, int]], int], int]) -> None:
         """Cards of `State.play_tricks`: while plain play goes on (no claim or concession open, trumps known),

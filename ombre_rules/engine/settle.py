@@ -59,7 +59,11 @@ class SettleStage(Fields):
         else:
             assert self.contract is not None  # a deal not passed out ends with its contract
             fn = self.contract.finish
-        self.outcome = self._run_block(fn)
+        try:
+            self.outcome = self._run_block(fn)
+        except OmbreError:  # refused (a carried value past its limit): the state as before the last action
+            self._rewind(len(self.history) - 1)
+            raise
         # kept without its account (State.result adds one that reads the state: no cycle through the state)
         self.res = _new_tuple(Result, (self.outcome, self.declarer if self.declarer >= 0 else None,
                                        self.contract.name if self.contract else None,

@@ -344,8 +344,10 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
                                  f"{' (' + why + ')' if why else ''}; legal: {shown}")
 
     def _seat_value(self, expr: Expr) -> Any:
-        """An expression that depends on nothing but the seats (dealer, forehand, players): cached per dealer."""
-        if not expr.uses <= SEAT_VARS:
+        """An expression that depends on nothing but the seats (dealer, forehand, players): cached per dealer
+        while the ring of play is the one the deal began with (a sitter who becomes declarer, or a defender who
+        lays his hand down, changes forehand and the players)."""
+        if not expr.uses <= SEAT_VARS or self.nxt is not self.rules.rings[self.dealer]:
             return self.eval(expr)
         cache = self.rules.seat_cache
         key = (expr, self.dealer)
@@ -355,11 +357,29 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
         return v
 
     def _seat(self, expr: Expr) -> int:
-        """A seat named by an expression; anything but a seat of this game is an error at its place."""
+        """A seat named by an expression; anything but a seat of this game is an error at its place (the
+        compiler refuses an expression that may give one: this guards the engine)."""
         v = self._seat_value(expr)
         if type(v) is not int or not 0 <= v < self.n:
             raise SpecError(f"expression '{expr.text}' gives {v!r}, not a seat (0 to {self.n - 1})", expr.loc)
         return v
+
+    def _seat_in_play(self, expr: Expr) -> int:
+        """The seat an expression names if it takes part in play now, else the next seat round the ring that
+        does (a seat that sits the deal out, or a defender who laid his hand down)."""
+        s = self._seat(expr)
+        return s if s in self.nxt else self.nxt[s]
+
+    def _rewind(self, n: int) -> None:
+        """Put the state back as its first `n` actions left it (replayed from the deal), so that an action refused
+        after it began to change the state (a deal whose settlement is refused) leaves nothing half-changed."""
+        fresh = State(self.rules, dealer=self.dealer, pool=self.pool_before, hands=list(self.deal_hands),
+                      talon=list(self.deal_talon), seed=self.seed, session=self.carry,
+                      turn_up=self.turn_up if self.turn_up >= 0 else None)
+        for a in self.history[:n]:
+            fresh.apply(a)
+        for name in State.__slots__:
+            setattr(self, name, getattr(fresh, name))
 
     def env(self) -> DealEnv:
         """What a deal-level expression sees of this deal now."""

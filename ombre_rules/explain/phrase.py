@@ -136,7 +136,7 @@ class Phraser:
     def _cond(self, t: Tree) -> str:
         a, c, b = t.children
         if _is_none_test(c, "!=") and c.children[0] == a:  # `x if x != none else y`: x, or else y
-            return f"{self.node(a)}, or {self.node(b)} if there is none"
+            return f"{self.node(a)} (or {self.node(b)} if there is none)"
         return LOGIC["if"].format(self.node(a), self.node(c), self.node(b))
 
     def _or_(self, t: Tree) -> str:

@@ -125,23 +125,6 @@ PURE: dict[str, tuple[Callable[..., Any], int, int | None, str]] = {
 }
 
 
-MAX_LIST = 100_000  # items (or characters) a `+` may build
-
-
-def _add(a: Any, b: Any) -> Any:
-    """`+` where the operands may be lists or strings: bounded, so no expression can fill the memory."""
-    if type(a) in (list, str) and type(b) is type(a) and len(a) + len(b) > MAX_LIST:
-        raise ValueError(f"'+' would build a value of more than {MAX_LIST} items")
-    return a + b
-
-
-def _mul(a: Any, b: Any) -> Any:
-    """`*` of numbers only (never a repeated list or string)."""
-    if type(a) not in (int, bool) or type(b) not in (int, bool):
-        raise TypeError("'*' needs numbers")
-    return a * b
-
-
 _PLAIN = (int, bool, str, list, tuple, dict, float, type(None))
 
 
@@ -160,4 +143,4 @@ def attr_reader(name: str) -> Callable[[Any], Any]:
     return read
 
 
-RUNTIME: dict[str, Callable[[Any, Any], Any]] = {"_div": _div, "_mod": _mod, "_add": _add, "_mul": _mul}
+RUNTIME: dict[str, Callable[[Any, Any], Any]] = {"_div": _div, "_mod": _mod}

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import Deck
-from ..errors import SpecError, SpecErrors
+from ..cards import MAX_CARDS, Deck
+from ..errors import SpecError, SpecErrors, quoted
 from ..spec.resolve import ResolvedSpec, resolve
 from .actions import SPECIAL_VERBS, ActionPart
 from .announce import build_announce
@@ -34,6 +34,10 @@ __all__ = ["Ruleset", "load", "Contract", "Context", "AuctionRules", "ExchangeRu
            "Limits", "RulesetBase", "BASE_ATTRS", "SPECIAL_VERBS"]
 
 
+MAX_TABLE_WORK = 20_000_000  # evaluations of follow obligations one variant's tables take (trump contexts x
+# obligations x pairs of cards)
+
+
 @dataclass(eq=False)
 class Ruleset(ActionPart, PlayPart, ContractPart, AuctionPart, RankTables, DealPart, RulesetBase):
     """Everything about a variant the engine needs, compiled once."""
@@ -49,6 +53,9 @@ class Ruleset(ActionPart, PlayPart, ContractPart, AuctionPart, RankTables, DealP
         """Compile a resolved variant (`spec.resolve`); SpecErrors lists every problem, each at its place."""
         data = spec.data
         rs = cls(spec, Deck.build(data["deck"]), int(data["players"]))
+        if rs.deck.size > MAX_CARDS:
+            raise SpecError(f"a deck of {rs.deck.size} cards: the engine plays at most {MAX_CARDS}",
+                            spec.doc.key_loc(("deck",)))
         rs._errors = []
         rs._memo = {}
         rs._build()
@@ -60,6 +67,15 @@ class Ruleset(ActionPart, PlayPart, ContractPart, AuctionPart, RankTables, DealP
         data = self.spec.data
         deck = self.deck
         n = self.players
+        spaced = [c for c in deck.cards if not c.name.isprintable() or any(ch.isspace() for ch in c.name)]
+        if spaced:
+            card = spaced[0]
+            own = (data["deck"]["suits"][card.suit.name] or {}).get("ranks")
+            path = ("deck", "suits", card.suit.name, "ranks") if own else ("deck", "ranks")
+            ranks = [str(r) for r in (own or data["deck"].get("ranks") or [])]
+            self._errors.append(SpecError(f"card name {quoted(card.name)} is not one word: actions name cards "
+                                          f"('play 10H'), so a rank may hold no space",
+                                          self.loc(path + (ranks.index(card.rank),) if card.rank in ranks else path)))
         if len(deck.by_name) < deck.size:
             twice = sorted({c.name for c in deck.cards if sum(d.name == c.name for d in deck.cards) > 1})
             self._errors.append(SpecError(f"card name {', '.join(twice)} is given to more than one card (give the "
@@ -109,6 +125,14 @@ class Ruleset(ActionPart, PlayPart, ContractPart, AuctionPart, RankTables, DealP
                                       e.loc, e.context)
                     self._errors.append(e)
                     return
+        self.table_work = len(self._contexts) * sum(len(f) for f in self.follow_lists) * deck.size ** 2
+        if self.table_work > MAX_TABLE_WORK:
+            self._errors.append(SpecError(
+                f"the follow tables would take {self.table_work:,} evaluations ({len(self._contexts)} trump "
+                f"contexts, {sum(len(f) for f in self.follow_lists)} obligations, each for {deck.size}² pairs of "
+                f"cards), more than {MAX_TABLE_WORK:,}: fewer cards, trump suits, rankings or obligations",
+                self.spec.doc.key_loc(("play",))))
+            return
         self.session = dict(data.get("session") or {})
         self._number_actions()
         if self._errors:  # the deal depends on who sits out

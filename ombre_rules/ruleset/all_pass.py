@@ -27,8 +27,8 @@ def compile_all_pass(rs: RulesetBase) -> tuple[AllPassBranch, ...]:
         contracts: tuple[Contract, ...] = tuple(rs._contract_ref(c, p + ("contracts", k))
                                                 for k, c in enumerate(b.get("contracts") or []))
         if b["then"] == "force":
-            who = rs._expr(p + ("who",), Site("auction.all_pass.who", SEAT_VARS, AUCTION_FUNCS, result=T.INT),
-                           "forehand")
+            who = rs._expr(p + ("who",), Site("auction.all_pass.who", SEAT_VARS, AUCTION_FUNCS, result=T.SEAT,
+                                              guard=str(b.get("when") or "")), "forehand")
             if not contracts:
                 contract = rs._contract_ref(b.get("contract"), p + ("contract",))
                 if b.get("may_pass"):  # offered: a round of that one contract, in which he may pass

@@ -26,5 +26,6 @@ def build_announce(rs: Ruleset) -> None:
         if c is not None and c.trump_mode == "turned":
             rs._errors.append(SpecError(f"contract '{c.name}' turns its trump: it cannot be announced after the "
                                         f"exchange", rs.loc(p + ("contracts", i))))
-    when = rs._expr(p + ("when",), Site("announce.when", DEAL_VARS | {"choice"}, DEAL_FUNCS, result=T.COND), True)
+    when = rs._expr(p + ("when",), Site("announce.when", DEAL_VARS | {"choice"}, DEAL_FUNCS, result=T.COND,
+                                             types=(("choice", T.CONTRACT),), unset=""), True)
     rs.announce = Announce(tuple(c for c in named if c is not None), when)

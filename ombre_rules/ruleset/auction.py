@@ -20,7 +20,7 @@ class AuctionPart(RulesetBase):
 
     def _compile_auction(self) -> None:
         data = self.spec.data
-        first = self._expr(("auction", "first"), Site("auction.first", SEAT_VARS, AUCTION_FUNCS, result=T.INT),
+        first = self._expr(("auction", "first"), Site("auction.first", SEAT_VARS, AUCTION_FUNCS, result=T.SEAT),
                            "forehand")
         branches = compile_all_pass(self)
         b0 = branches[0]  # the single rule's terms, as the simulator's coverage names them

@@ -15,15 +15,19 @@ from ..envs import (
     FOLLOW_VARS,
     NAME_FUNCS,
     NAME_VARS,
+    UNSET_VARS,
     VAR_TYPES,
     CardEnv,
     DealEnv,
     name_attr,
+    value_facts,
 )
 from ..errors import ExprError, Loc, SpecError, did_you_mean, quoted
 from ..lang import Compiler, Expr, Let, Namespace, Site
 from ..lang import types as T
 from ..lang.block import IDENT
+from ..lang.job import const_val
+from ..lang.types import Val
 from ..spec.resolve import ResolvedSpec
 from ..spec.yamlpos import Source
 from .contracts import Contract
@@ -103,6 +107,7 @@ class RulesetBase(RulesetFields):
             consts[c.name] = c
         for card in deck.cards:
             consts[card.name] = card
+        self._constants = consts
         names = [n for n in (data.get("names") or {}) if self.user_name(("names", n), "names")]
 
         def card_literal(text: str) -> Card:
@@ -124,8 +129,38 @@ class RulesetBase(RulesetFields):
         types = {T.CARD: card_attrs, T.SUIT: suit_attrs, T.CONTRACT: contract_attrs}
         self.namespace = Namespace(consts, set(names), dict(self.spec.options), attrs, CONTEXT_FUNCS, card_literal,
                                    {}, types, VAR_TYPES, CONTEXT_TYPES, self._option_types())
+        self._value_facts()
         self.compiler = Compiler(self.namespace)
         self._let_names()
+
+    def _value_facts(self) -> None:
+        """What the compiler knows of the variables, functions and attributes besides their types (`types.Val`):
+        the seats of this table, the deck's size and points, the doubling factor, the attributes' values."""
+        ns, deck = self.namespace, self.deck
+        pts = [c.points or 0 for c in deck.cards]
+        factors = [f for f in (self.spec.data.get("doubling") or {}).get("factors") or [2, 4] if isinstance(f, int)]
+        ns.var_vals, ns.func_vals = value_facts(self.players, deck.size, (sum(p for p in pts if p < 0),
+                                                                          sum(p for p in pts if p > 0)),
+                                                max(factors, default=1))
+        ns.unset, ns.seats = UNSET_VARS, self.players
+        suit_keys = {k for su in deck.suits for k in su.attrs}
+        suits = _attr_vals({k: [su.attrs.get(k) for su in deck.suits] for k in suit_keys},
+                           [su.name for su in deck.suits], "suits")
+        cattrs = [self.spec.data["contracts"][c.key].get("attrs") or {} for c in self.contracts]
+        values = {k: [a.get(k) for a in cattrs] for k in {k for a in cattrs for k in a}}
+        values.update(level=[c.level for c in self.contracts], value=[c.value for c in self.contracts])
+        contracts = _attr_vals(values, [c.name for c in self.contracts], "contracts")
+        contracts["bid_suit"] = Val(T.SUIT).maybe("bid_suit", "for contracts that are not suit bids")
+        ns.attr_vals = {T.CARD: {"points": T.num(min(pts, default=0), max(pts, default=0))},
+                        T.SUIT: {**suits, "index": T.num(0, len(deck.suits) - 1)}, T.CONTRACT: contracts}
+        for c, a in zip(self.contracts, cattrs, strict=True):
+            own = {"name": const_val(c.name), "title": const_val(c.title), "level": const_val(c.level),
+                   "value": const_val(c.value), "bid_suit": const_val(c.bid_suit)}
+            ns.objects[self.own(c)[0][1]] = {**{k: const_val(v) for k, v in a.items()}, **own}
+
+    def own(self, c: Contract) -> tuple[tuple[str, str], ...]:
+        """What a site compiled for contract c alone knows (`Site.objects`): `contract` is c."""
+        return (("contract", f"contract '{c.name}'"),)
 
     def _let_names(self) -> None:
         """The `let` names of the file, which an expression may use wherever their inputs are known."""
@@ -157,9 +192,22 @@ class RulesetBase(RulesetFields):
                    f"at most 63 characters)")
         elif name in RESERVED or name in ("none", "true", "false"):
             msg = f"'{name}' is a built-in name and cannot be defined in {what}"
+        elif name in getattr(self, "_constants", {}):
+            msg = f"'{name}' is {self._constant_kind(name)} and cannot be defined in {what} (it would hide it)"
         if msg:
             self._errors.append(SpecError(msg, self.spec.doc.key_loc(path)))
         return msg is None
+
+    def _constant_kind(self, name: str) -> str:
+        """What a name of the variant's constants stands for, in words."""
+        v = self._constants[name]
+        if isinstance(v, Suit):
+            return "a suit"
+        if isinstance(v, Contract):
+            return "a contract"
+        if not isinstance(v, str):
+            return "a card"
+        return "a rank" if any(c.rank == v for c in self.deck.cards) else "a value of a suit's attribute"
 
     @overload
     def _expr(self, path: tuple[Any, ...], site: Site) -> Expr | None: ...
@@ -183,6 +231,7 @@ class RulesetBase(RulesetFields):
         except ExprError as err:
             self._errors.append(err)
             e = self.compiler.compile(0, None, replace(site, result=T.ANY))
+            e = replace(e, type=T.ANY, val=T.QUIET)
         self._memo[memo] = e
         return e
 
@@ -214,6 +263,7 @@ class RulesetBase(RulesetFields):
             if e is not None:
                 compiled[name] = e
                 self.namespace.types[name] = e.type
+                self.namespace.vals[name] = e.val
         order: list[str] = []
         state: dict[str, int] = {}
 
@@ -251,7 +301,7 @@ class RulesetBase(RulesetFields):
             env.__dict__[name_attr(name)] = v
         return out
 
-    def code(self, path: tuple | None, site: Site, local_names: dict[str, str] | tuple[str, ...] = (),
+    def code(self, path: tuple | None, site: Site, local_names: dict[str, Val] | tuple[str, ...] = (),
              default: Any = _MISSING) -> tuple[ast.expr, Any, str]:
         """The tree of the expression at a path (or the default), with its place and text; errors are
         collected and a harmless stand-in returned."""
@@ -260,12 +310,12 @@ class RulesetBase(RulesetFields):
         if value is _MISSING or value is None:
             value, src = (0 if default is _MISSING else default), None
         try:
-            code, uses, t = self.compiler.code(value, src, site, local_names)
+            code, uses, v = self.compiler.code(value, src, site, local_names)
         except ExprError as err:
             self._errors.append(err)
-            code, uses, t = ast.Constant(0), frozenset(), T.ANY
+            code, uses, v = ast.Constant(0), frozenset(), T.QUIET
         self.last_uses = uses
-        self.last_type = t
+        self.last_val = v
         return code, (src.loc if src else None), str(value)
 
     def _contract_ref(self, name: Any, path: tuple) -> Contract:
@@ -274,6 +324,27 @@ class RulesetBase(RulesetFields):
                                           self.spec.doc.loc(path)))
             return self.contracts[0]
         return self.contract_by_name[name]
+
+
+def _attr_vals(values: dict[str, list[Any]], names: list[str], what: str) -> dict[str, Val]:
+    """What is known of each attribute of the suits or the contracts, from its value on each (None where one
+    lacks it): the range of a number over all of them; none for those that lack it."""
+    out: dict[str, Val] = {}
+    for k, vs in values.items():
+        present = [v for v in vs if v is not None]
+        if present and all(type(v) is int for v in present):
+            v = T.num(min(present), max(present))
+        else:
+            t = T.NONE
+            for x in present:
+                t = T.join(t, T.of_value(x))
+            v = T.default(t)
+        if len(present) < len(vs):
+            lacking = [n for n, x in zip(names, vs, strict=True) if x is None]
+            shown = ", ".join(lacking[:3]) + (", ..." if len(lacking) > 3 else "")
+            v = v.maybe(k, f"for {what} without '{k}' ({shown})")
+        out[k] = v
+    return out
 
 
 def _get_path(data: Any, path: tuple | None) -> Any:

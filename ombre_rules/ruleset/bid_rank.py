@@ -23,7 +23,7 @@ class _ContractEnv:
 def rank_bids(rs: RulesetBase) -> None:
     """Renumber the levels of the biddable contracts by `auction.rank_by`, ties by level (nothing without it)."""
     e = rs._expr(("auction", "rank_by"), Site("auction.rank_by", frozenset({"contract"}), frozenset(), names=False,
-                                              result=T.INT))
+                                              result=T.INT, unset=""))
     if e is None or rs._errors:
         return
     plain = [c for c in rs.contracts if c.base is None and c.level]

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import OmbreError, SpecError, quoted
 from ..lang import types as T
-from .compiled import Carry
+from .compiled import MAX_ITEMS, Carry
 
 if TYPE_CHECKING:
     from .base import RulesetBase as Ruleset
@@ -39,25 +39,45 @@ def build_carry(rs: Ruleset) -> None:
             rs._errors.append(SpecError(f"session value '{name}' needs a type (one of {', '.join(TYPES)}): its "
                                         f"start value {shown} does not tell it", rs.loc(path)))
             continue
+        once_only = bool(d.get("once", False))
         if "start" not in d:
-            v = _EMPTY[word]
+            v = None if once_only else _EMPTY[word]
         try:
-            value = empty._decode(name, TYPES[word], v)
+            value = empty._decode(name, TYPES[word], v, once_only)
         except OmbreError as e:
             rs._errors.append(SpecError(e.message, rs.loc(path + ("start",))))
             continue
         names.append(name)
         types.append(TYPES[word])
-        once.append(bool(d.get("once", False)))
+        once.append(once_only)
         start.append(value)
+        rs.namespace.carried_vals[name] = _val(name, TYPES[word], value)
     rs.carry = Carry(tuple(names), tuple(types), tuple(once), tuple(start), rs.deck.suit_by_name)
     rs.namespace.carried.update({n: (i, t) for i, (n, t) in enumerate(zip(names, types, strict=True))})
 
 
+def _val(name: str, t: str, start: Any) -> T.Val:
+    """What the compiler knows of a carried value: a number within the session's limit, a list or string of at
+    most MAX_ITEMS; none until a set: gives it a value if it starts as none, and a string or a suit may be none
+    at any time (a set: may give it none)."""
+    if t == T.INT:
+        v = T.num(-T.SESSION_NUMBER, T.SESSION_NUMBER)
+    elif t == T.list_of(T.INT):
+        v = T.seq(T.num(-T.SESSION_NUMBER, T.SESSION_NUMBER), MAX_ITEMS)
+    elif t == T.STR:
+        v = T.Val(T.STR, size=MAX_ITEMS)
+    else:
+        v = T.default(t)
+    if start is None:
+        return v.maybe(f"session.{name}", "until a set: gives it a value")
+    return v.maybe(f"session.{name}", "once a set: gives it none") if t in (T.STR, T.SUIT) else v
+
+
 def set_value(st: Any, i: int, value: Any) -> None:
     """`set:` in a settlement: the carried value i for the next deal (a `once` value keeps one it has)."""
-    if st.rules.carry.once[i] and st.carry[i] is not None:
+    carry = st.rules.carry
+    if carry.once[i] and st.carry[i] is not None:
         return
     after = list(st.carry_after)
-    after[i] = list(value) if isinstance(value, list) else value
+    after[i] = carry.value(i, value)
     st.carry_after = tuple(after)

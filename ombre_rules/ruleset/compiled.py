@@ -15,7 +15,7 @@ from ..lang import types as T
 from ..lang.block import Generated
 from .contracts import Contract
 
-MAX_ITEMS = 1000  # items of a carried list (a record or a scenario may not grow one without bound)
+MAX_ITEMS = 1000  # items of a carried list, characters of a carried string (no session grows one without bound)
 
 
 @dataclass(frozen=True)
@@ -132,6 +132,27 @@ class Carry:
     def index(self, name: str) -> int:
         return self.names.index(name)
 
+    def value(self, i: int, v: Any) -> Any:
+        """A value a `set:` step gives, as the value's type holds it (true/false for a bool, a number for an
+        int); an OmbreError when it would pass the limits of a session's values."""
+        t = self.types[i]
+        if v is None:
+            return v
+        if t == T.BOOL:
+            return bool(v)
+        if t == T.INT:
+            v = int(v)
+            if abs(v) > T.SESSION_NUMBER:
+                raise OmbreError(f"session value '{self.names[i]}' would be {T.magnitude(v)}, past the "
+                                 f"{T.magnitude(T.SESSION_NUMBER)} a session's number may reach")
+            return v
+        if t in (T.STR, T.list_of(T.INT)) and len(v) > MAX_ITEMS:
+            raise OmbreError(f"session value '{self.names[i]}' would have {len(v)} items, more than {MAX_ITEMS}")
+        if t == T.list_of(T.INT) and any(abs(x) > T.SESSION_NUMBER for x in v):
+            raise OmbreError(f"session value '{self.names[i]}' would hold a number past the "
+                             f"{T.magnitude(T.SESSION_NUMBER)} a session's number may reach")
+        return list(v) if isinstance(v, list) else v
+
     def values(self, given: object) -> tuple[Any, ...]:
         """The values a deal begins with: the start values, with those `given` (by name, as JSON gives them:
         a suit by its name) put in; an OmbreError for an unknown name or a value of the wrong kind."""
@@ -144,11 +165,11 @@ class Carry:
             if name not in self.names:
                 raise OmbreError(f"unknown session value '{name}'{did_you_mean(str(name), self.names)}")
             i = self.names.index(name)
-            out[i] = self._decode(name, self.types[i], v)
+            out[i] = self._decode(name, self.types[i], v, self.once[i])
         return tuple(out)
 
-    def _decode(self, name: str, t: str, v: Any) -> Any:
-        if v is None and t in (T.SUIT, T.STR):
+    def _decode(self, name: str, t: str, v: Any, once: bool = False) -> Any:
+        if v is None and (t in (T.SUIT, T.STR) or once):
             return v
         if t == T.SUIT:
             if isinstance(v, Suit) and self.suits.get(v.name) is v:
@@ -159,12 +180,13 @@ class Carry:
             if isinstance(v, bool):
                 return v
         elif t == T.INT:
-            if type(v) is int:
+            if type(v) is int and abs(v) <= T.SESSION_NUMBER:
                 return v
         elif t == T.STR:
-            if isinstance(v, str):
+            if isinstance(v, str) and len(v) <= MAX_ITEMS:
                 return v
-        elif isinstance(v, (list, tuple)) and len(v) <= MAX_ITEMS and all(type(x) is int for x in v):
+        elif isinstance(v, (list, tuple)) and len(v) <= MAX_ITEMS and all(type(x) is int and abs(x) <= T.SESSION_NUMBER
+                                                                           for x in v):
             return list(v)
         raise OmbreError(f"session value '{name}' must be {T.words(t)}, not {quoted(v)}")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..envs import DEAL_FUNCS, DEAL_VARS
+from ..envs import AUCTION, DEAL_FUNCS, DEAL_VARS
 from ..errors import SpecError, did_you_mean
 from ..lang import Site
 from ..lang import types as T
@@ -15,6 +15,11 @@ from .contracts import CallRules, Contract, ExchangeRules, Limits
 
 class ContractPart(RulesetBase):
     """The ruleset's part that compiles each contract."""
+
+    def talon_left(self) -> int:
+        """The cards left in the talon when the exchange begins: none once a lay-away at the deal took it."""
+        la = self.spec.data.get("lay_away") or {}
+        return 0 if la.get("who", "dealer") == "dealer" and la.get("take_talon") else talon_size(self)
 
     def _compile_contract(self, c: Contract) -> None:
         data = self.spec.data["contracts"][c.key]
@@ -37,16 +42,18 @@ class ContractPart(RulesetBase):
             c.trump_mode, c.fixed_suit = "fixed", c.bid_suit
         c.trump_after_exchange = bool(data.get("trump_after_exchange", False))
         c.trump_allowed = self._expr(cp + ("trump_allowed",), Site("trump_allowed", DEAL_VARS | {"choice"},
-                                                                   DEAL_FUNCS, result=T.COND))
-        bsite = Site("a bid condition", DEAL_VARS | {"bidder"}, DEAL_FUNCS, result=T.COND)
+                                                                   DEAL_FUNCS, result=T.COND,
+                                                                   types=(("choice", T.SUIT),), unset="",
+                                                                   objects=self.own(c)))
+        bsite = Site("a bid condition", DEAL_VARS | {"bidder"}, DEAL_FUNCS, result=T.COND, unset=AUCTION)
         c.bid_when = self._expr(cp + ("bid_when",), bsite)
         if c.bid_suit is not None and "bid_when" in (data.get("suit_bids") or {}):  # the suit bids' own
             c.bid_when = self._expr(cp + ("suit_bids", "bid_when"), bsite)
         c.compulsory = self._expr(cp + ("compulsory",), bsite)
         c.show = self._expr(cp + ("show",), Site("show", DEAL_VARS | {"bidder"}, DEAL_FUNCS,
-                                                 result=T.list_of(T.CARD)))
+                                                 result=T.list_of(T.CARD), unset=AUCTION))
         if data.get("expose"):
-            who = Site("expose.who", DEAL_VARS, DEAL_FUNCS, result=T.SEATS)
+            who = Site("expose.who", DEAL_VARS, DEAL_FUNCS, result=T.SEAT, unset="", objects=self.own(c))
             c.expose = (self._expr(cp + ("expose", "who"), who, "declarer"),
                         data["expose"].get("from", "opening_lead"))
         c.ranking = data.get("ranking", "")
@@ -55,7 +62,8 @@ class ContractPart(RulesetBase):
                 f"unknown ranking '{c.ranking}'{did_you_mean(c.ranking, self.spec.data.get('rankings') or {})}",
                 self.loc(cp + ("ranking",))))
             c.ranking = ""
-        site = Site("an exchange limit", DEAL_VARS | {"exchanger"}, DEAL_FUNCS, result=T.INT)
+        site = Site("an exchange limit", DEAL_VARS | {"exchanger"}, DEAL_FUNCS, result=T.INT, unset="",
+                    objects=self.own(c))
 
         def limits(who: str, lo: Any, hi: Any) -> Limits:
             out = []
@@ -64,6 +72,13 @@ class ContractPart(RulesetBase):
                 e = self._expr(p, site) if p else self.compiler.compile(dflt, None, site)
                 assert e is not None  # a path _pick gives holds a value
                 out.append(e)
+            least = out[0]
+            draws = not (who == "declarer" and setting("take_talon", False)) and \
+                (who == "declarer" or bool(setting("defenders", True)))
+            if draws and least.constant and isinstance(least.value, int) and least.value > 0 and not self.talon_left():
+                self._errors.append(SpecError(f"an exchange of at least {least.value} card"
+                                              f"{'s' if least.value > 1 else ''} needs a talon to draw from, and the "
+                                              f"deal leaves none", least.loc))
             return Limits(*out)
 
         big = self.deck.size
@@ -81,7 +96,9 @@ class ContractPart(RulesetBase):
         p = self._pick(cp + ("call",), ("call",))
         if p:
             allowed = self._expr(p + ("allowed",), Site("call.allowed", DEAL_VARS | {"choice"}, DEAL_FUNCS,
-                                                         result=T.COND), True)
+                                                         result=T.COND, types=(("choice", T.CARD),), unset="",
+                                                         objects=self.own(c)),
+                                 True)
             c.call = CallRules(allowed, _get_path(self.spec.data, p + ("mode",)) == "demand")
         if c.play.follow not in self.follow_lists:
             self.follow_lists.append(c.play.follow)
@@ -89,6 +106,12 @@ class ContractPart(RulesetBase):
         outcomes = self._pick(cp + ("outcomes",), ("outcomes",))
         assert outcomes is not None  # the schema requires a list of outcomes
         c.outcomes_path = outcomes
+
+
+def talon_size(rs: RulesetBase) -> int:
+    """The cards the deal leaves in the talon."""
+    packets: list[int] = rs.spec.data["deal"]["packets"]
+    return rs.deck.size - sum(packets) * rs.active
 
 
 def _take_count(value: Any, big: int) -> int:

@@ -138,6 +138,9 @@ class DealPart(RulesetBase):
         if self._errors:
             self.sitters = [()] * n
         self.active = n - len(self.sitters[0])
+        seat = T.num(0, n - 1)  # the compiler knows how many sit out and how many play (unless sit_out is wrong)
+        self.namespace.var_vals.update(sitters=T.seq(seat, n - self.active, n - self.active) if not self._errors
+                                       else T.QUIET, players=T.seq(seat, n, self.active))
         self.rings = []
         self.orders = []
         for d in range(n):

@@ -21,7 +21,7 @@ def build_defence(rs: Ruleset) -> None:
     rs.defence = None
     if not data:
         return
-    when = rs._expr(("defence", "when"), Site("defence.when", DEAL_VARS, DEAL_FUNCS, result=T.COND), True)
+    when = rs._expr(("defence", "when"), Site("defence.when", DEAL_VARS, DEAL_FUNCS, result=T.COND, unset=""), True)
     rs.defence = Defence(when, bool(data.get("invite", False)), bool(data.get("invited_must_accept", True)))
 
 

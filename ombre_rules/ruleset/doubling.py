@@ -20,7 +20,7 @@ def build_doubling(rs: Ruleset) -> None:
     if not data:
         return
     p = ("doubling",)
-    who = rs._expr(p + ("who",), Site("doubling.who", DEAL_VARS, DEAL_FUNCS, result=T.SEATS), "defending")
-    when = rs._expr(p + ("when",), Site("doubling.when", DEAL_VARS, DEAL_FUNCS, result=T.COND), True)
+    who = rs._expr(p + ("who",), Site("doubling.who", DEAL_VARS, DEAL_FUNCS, result=T.SEATS, unset=""), "defending")
+    when = rs._expr(p + ("when",), Site("doubling.when", DEAL_VARS, DEAL_FUNCS, result=T.COND, unset=""), True)
     factors = data.get("factors", [2, 4])  # two of them: the schema says so
     rs.doubling = Doubling(who, when, bool(data.get("redouble", True)), (int(factors[0]), int(factors[1])))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..cards import Card
-from ..envs import DEAL_FUNCS, DEAL_VARS, NAME_FUNCS, SEAT_VARS, CardEnv
+from ..envs import AUCTION, DEAL_FUNCS, DEAL_VARS, NAME_FUNCS, SEAT_VARS, CardEnv
 from ..errors import SpecError
 from ..lang import Site
 from ..lang import types as T
@@ -57,6 +57,21 @@ def _one_card(rs: Ruleset, path: tuple, what: str) -> int:
     return v.id
 
 
+def _check_lay_away(rs: Ruleset, la: dict, count: int) -> None:
+    """A lay-away keeps the seat's hand the size of the others': it takes the talon and lays as many away."""
+    from .contract_rules import talon_size
+
+    talon = talon_size(rs)
+    if not la.get("take_talon"):
+        rs._errors.append(SpecError(f"lay_away lays {count} card{'s' if count > 1 else ''} away without taking the "
+                                    f"talon (take_talon: true), and the seat would then hold fewer cards than the "
+                                    f"others", rs.spec.doc.key_loc(("lay_away",))))
+    elif talon != count:
+        rs._errors.append(SpecError(f"lay_away lays {count} card{'s' if count > 1 else ''} away and takes a talon of "
+                                    f"{talon}: the seat would then hold {'fewer' if count > talon else 'more'} cards "
+                                    f"than the others (count must be the talon's size)", rs.loc(("lay_away", "count"))))
+
+
 def build_contract_mechanics(rs: Ruleset, c: Contract) -> None:
     """The per-contract keys: whether it is played, whether a bid of it may be held, how many cards its
     declarer demands."""
@@ -76,12 +91,12 @@ def build_mechanics(rs: Ruleset) -> None:
     rs.jumps = bool(auction.get("jumps", True))
     rs.may_raise = bool(auction.get("raise", False))
     rs.raise_when = rs._expr(("auction", "raise_when"), Site("auction.raise_when", DEAL_VARS, DEAL_FUNCS,
-                                                             result=T.COND))
+                                                             result=T.COND, unset=AUCTION))
     rs.raise_after_turn = bool(auction.get("raise_after_turn", False))
     rs.opening = None
     if auction.get("opening"):
         op = ("auction", "opening")
-        seat = rs._expr(op + ("seat",), Site("auction.opening.seat", SEAT_VARS, frozenset(), result=T.INT), "forehand")
+        seat = rs._expr(op + ("seat",), Site("auction.opening.seat", SEAT_VARS, frozenset(), result=T.SEAT), "forehand")
         rs.opening = Opening(seat, rs._contract_ref(auction["opening"].get("contract"), op + ("contract",)))
     rs.lay_away = None
     rs.demands = None
@@ -92,6 +107,7 @@ def build_mechanics(rs: Ruleset) -> None:
     la = data.get("lay_away")
     if la:
         count = int(la.get("count", 0))
+        _check_lay_away(rs, la, count)
         rs.lay_away = LayAway(la.get("who", "dealer") == "dealer", bool(la.get("take_talon", False)), count,
                               _card_mask(rs, ("lay_away", "allowed"), "lay_away.allowed", True))
     if any(c.demands for c in rs.contracts):
@@ -104,7 +120,7 @@ def build_mechanics(rs: Ruleset) -> None:
         if card >= 0:
             rs.excuse = Excuse(card, _card_mask(rs, p + ("compensation",), "play.excuse.compensation", True),
                                ex.get("last_trick", "keep") == "lost", int(ex.get("latest_trick", 0)))
-    site = Site("summary", DEAL_VARS, DEAL_FUNCS)
+    site = Site("summary", DEAL_VARS, DEAL_FUNCS, unset="when every seat passes")
     for label in data.get("summary") or {}:
         e = rs._expr(("summary", label), site)
         if e is not None:

@@ -20,8 +20,8 @@ class PlayPart(RulesetBase):
     """The ruleset's part that compiles the play rules and builds the follow tables."""
 
     def _compile_play(self, c: Contract, cp: tuple) -> None:
-        lsite = Site("play.first_leader", DEAL_VARS, DEAL_FUNCS, result=T.INT)
-        psite = Site("a play condition", DEAL_VARS, DEAL_FUNCS, result=T.COND)
+        lsite = Site("play.first_leader", DEAL_VARS, DEAL_FUNCS, result=T.SEAT, unset="", objects=self.own(c))
+        psite = Site("a play condition", DEAL_VARS, DEAL_FUNCS, result=T.COND, unset="", objects=self.own(c))
         p = self._pick(cp + ("play", "first_leader"), ("play", "first_leader"))
         first = self._expr(p, lsite) if p else self.compiler.compile("forehand", None, lsite)
         assert first is not None  # a path _pick gives holds a value

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..envs import DEAL_FUNCS, DEAL_VARS, SEAT_VARS, STATE_READS, defenders
@@ -11,6 +12,7 @@ from ..errors import SpecError, did_you_mean
 from ..lang import Site
 from ..lang import types as T
 from ..lang.block import Block, Generated, assign, call, internal, literal, local
+from ..lang.types import Val
 from .carry import set_value
 
 if TYPE_CHECKING:
@@ -76,29 +78,34 @@ def from_pool(state: Book, to: Any, amount: Any) -> None:
 TRANSFERS = {"pay": pay, "to_pool": to_pool, "from_pool": from_pool}
 
 
-def _lets(rs: Ruleset, path: tuple, known: dict[str, str], out: list[ast.stmt], block: Block) -> dict[str, str]:
-    """Assignments of the `let` values at a path, in order; the names bound so far, with their types."""
+def _lets(rs: Ruleset, path: tuple, known: dict[str, Val], out: list[ast.stmt], block: Block,
+          where: dict[str, Any]) -> dict[str, Val]:
+    """Assignments of the `let` values at a path, in order; the names bound so far, with what is known of
+    them (`where`: what the settlement's sites know, `Site.unset` and `Site.objects`)."""
     node = _get(rs.spec.data, path)
     names = dict(known)
     for name in (node or {}):
         if not rs.user_name(path + (name,), "let"):
+            if isinstance(name, str):
+                names[name] = T.QUIET  # refused: its uses raise no more errors
             continue
         if name in DEAL_VARS or name in rs.namespace.names or name in names:
             rs._errors.append(SpecError(f"'{name}' is already a name and cannot be defined in let",
                                         rs.spec.doc.key_loc(path + (name,))))
             continue
-        code, loc, text = rs.code(path + (name,), Site(f"let '{name}'", DEAL_VARS, DEAL_FUNCS), names)
+        code, loc, text = rs.code(path + (name,), Site(f"let '{name}'", DEAL_VARS, DEAL_FUNCS, **where), names)
         out.append(block.mark(assign(local(name, store=True), code), loc, text))
-        names[name] = rs.last_type
+        names[name] = rs.last_val
     return names
 
 
-def _steps(rs: Ruleset, oname: str, names: dict[str, str], block: Block) -> list[ast.stmt]:
+def _steps(rs: Ruleset, oname: str, names: dict[str, Val], block: Block, where: dict[str, Any]) -> list[ast.stmt]:
     """The payment steps of one outcome, as calls of the transfers."""
-    return steps(rs, ("scoring", "outcomes", oname), names, block, _SEATS_SITE, _AMOUNT_SITE)
+    return steps(rs, ("scoring", "outcomes", oname), names, block, replace(_SEATS_SITE, **where),
+                 replace(_AMOUNT_SITE, **where))
 
 
-def steps(rs: Ruleset, base: tuple, names: dict[str, str], block: Block, seats: Site, amounts: Site,
+def steps(rs: Ruleset, base: tuple, names: dict[str, Val], block: Block, seats: Site, amounts: Site,
           sets: bool = True) -> list[ast.stmt]:
     """The payment steps of the list at `base`, as calls of the transfers; `seats` and `amounts` say where
     their expressions stand, `sets` whether `set:` steps may stand there."""
@@ -109,7 +116,7 @@ def steps(rs: Ruleset, base: tuple, names: dict[str, str], block: Block, seats: 
         body = st[kind] or {}
         if kind == "set":
             if sets:
-                out += _sets(rs, sp, body, names, block)
+                out += _sets(rs, sp, body, names, block, {"unset": amounts.unset, "objects": amounts.objects})
             else:
                 rs._errors.append(SpecError("set: has no next deal to give values to here", rs.loc(sp)))
             continue
@@ -124,7 +131,8 @@ def steps(rs: Ruleset, base: tuple, names: dict[str, str], block: Block, seats: 
     return out
 
 
-def _sets(rs: Ruleset, path: tuple, body: dict, names: dict[str, str], block: Block) -> list[ast.stmt]:
+def _sets(rs: Ruleset, path: tuple, body: dict, names: dict[str, Val], block: Block,
+          where: dict[str, Any]) -> list[ast.stmt]:
     """A `set:` step: the values a session carries to the next deal, each an expression of its type."""
     out: list[ast.stmt] = []
     carried = rs.namespace.carried
@@ -135,8 +143,8 @@ def _sets(rs: Ruleset, path: tuple, body: dict, names: dict[str, str], block: Bl
                                         rs.spec.doc.key_loc(path + (name,))))
             continue
         i, t = carried[name]
-        code, loc, text = rs.code(path + (name,), Site(f"session value '{name}'", DEAL_VARS, DEAL_FUNCS, result=t),
-                                  names)
+        site = Site(f"session value '{name}'", DEAL_VARS, DEAL_FUNCS, result=t, **where)
+        code, loc, text = rs.code(path + (name,), site, names)
         out.append(block.mark(ast.Expr(call("_set", internal("_st"), literal(i), code)), loc, text))
     return out
 
@@ -145,7 +153,7 @@ def _chain(tests: Sequence[tuple[ast.expr, list[ast.stmt], ast.stmt | None]], la
     """`if t1: b1 elif t2: b2 … else: last` as statements (each test marked by the statement `mark`)."""
     out = last
     for test, body, mark in reversed(tests):
-        node = ast.If(test, body, out)
+        node = ast.If(test, body or [ast.Pass()], out)  # a branch whose steps all failed to compile
         if mark is not None:
             node._ombre_origin = mark._ombre_origin  # type: ignore[attr-defined]  # the mark Block.mark put there
         out = [node]
@@ -154,7 +162,8 @@ def _chain(tests: Sequence[tuple[ast.expr, list[ast.stmt], ast.stmt | None]], la
 
 _SEATS_SITE = Site("a payment's seats", DEAL_VARS, DEAL_FUNCS, result=T.SEATS)
 _AMOUNT_SITE = Site("a payment's amount", DEAL_VARS, DEAL_FUNCS, result=T.INT)
-_OUTCOME_SITE = Site("an outcome", DEAL_VARS, DEAL_FUNCS, result=T.COND)
+_OUTCOME_SITE = Site("an outcome", DEAL_VARS, DEAL_FUNCS, result=T.COND, unset="")
+ALL_PASSED = "when every seat passes"  # when the declarer and the contract are none in a settlement
 
 
 def _outcome(name: str) -> ast.stmt:
@@ -166,7 +175,8 @@ def _build(rs: Ruleset, name: str, contract: Contract | None) -> Generated:
     block = rs.compiler.block(name)
     scoring = rs.spec.data["scoring"].get("outcomes") or {}
     body: list[ast.stmt] = []
-    names = _lets(rs, ("let",), {}, body, block)
+    where = {"unset": "", "objects": rs.own(contract)} if contract is not None else {"unset": ALL_PASSED}
+    names = _lets(rs, ("let",), {}, body, block, where)
     if contract is None:
         body.append(_outcome("all_pass"))
         reachable = {"all_pass"}
@@ -181,7 +191,7 @@ def _build(rs: Ruleset, name: str, contract: Contract | None) -> Generated:
             if "when" not in o:
                 last = [_outcome(o["name"])]
                 break
-            code, loc, text = rs.code(path + (i, "when"), _OUTCOME_SITE, names)
+            code, loc, text = rs.code(path + (i, "when"), replace(_OUTCOME_SITE, **where), names)
             tests.append((code, [_outcome(o["name"])], block.mark(ast.Pass(), loc, text)))
         else:
             rs._errors.append(SpecError("the last outcome needs no 'when', so that every deal has an outcome",
@@ -191,8 +201,9 @@ def _build(rs: Ruleset, name: str, contract: Contract | None) -> Generated:
     scored = [o for o in scoring if scoring[o] and o in reachable]
     if scored:
         inner: list[ast.stmt] = []
-        names = _lets(rs, ("scoring", "let"), names, inner, block)
-        branches = [(ast.Compare(internal("_o"), [ast.Eq()], [literal(str(o))]), _steps(rs, o, names, block), None)
+        names = _lets(rs, ("scoring", "let"), names, inner, block, where)
+        branches = [(ast.Compare(internal("_o"), [ast.Eq()], [literal(str(o))]), _steps(rs, o, names, block, where),
+                     None)
                     for o in scored]
         inner += _chain(branches, [])
         listed = ast.Tuple([literal(str(o)) for o in scored], ast.Load())
@@ -230,9 +241,10 @@ def build_settlement(rs: Ruleset) -> None:
         a = ("scoring", "ante")
         block = rs.compiler.block("_ante")
         block.where = rs.loc(a)
-        frm = rs.code(a + ("from",), _SEATS_SITE, (), "players")
+        before = "before the auction"  # the ante is paid as the cards are dealt
+        frm = rs.code(a + ("from",), replace(_SEATS_SITE, unset=before), (), "players")
         uses = rs.last_uses
-        amount = rs.code(a + ("amount",), _AMOUNT_SITE, (), 0)
+        amount = rs.code(a + ("amount",), replace(_AMOUNT_SITE, unset=before), (), 0)
         rs.ante_static = (uses | rs.last_uses) <= SEAT_VARS
         block.body = [block.mark(ast.Expr(call("_to_pool", internal("_st"), frm[0], amount[0])), amount[1] or frm[1],
                                  amount[2])]

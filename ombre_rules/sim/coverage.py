@@ -83,6 +83,7 @@ def _fallback(x: Reached) -> bool:
     return x.fallback
 
 
+SESSION_LABEL = "session rules"
 _PLAY = {"claim": ("claim offered", "stop"), "concede": ("concession offered", "concede"),
          "surrender": ("surrender offered", "concede")}
 
@@ -108,7 +109,7 @@ def reach_of(path: tuple, data: dict) -> Reach:
     if head in ("call", "demand"):
         return Reach(MECHANICS[head], _offered(head))
     if head == "session":
-        return Reach("session rules (compare plays single deals)", _never)
+        return Reach(SESSION_LABEL, _never)
     if head in ("play", "let", "scoring") and not (head == "scoring" and sub == "ante"):
         return Reach("card play (a contract played)", _played)
     return Reach(f"{head} (every deal)", _every)
@@ -172,7 +173,8 @@ def differing(a: Ruleset, b: Ruleset) -> list[tuple]:
     return list(dict.fromkeys(paths))
 
 
-def _has(rules: Ruleset, path: tuple) -> bool:
+def has_rule(rules: Ruleset, path: tuple) -> bool:
+    """Whether the variant has the rule at `path` (a contract another variant adds, it has not)."""
     if path[0] == "contracts" and len(path) > 1:
         return path[1] in rules.spec.data.get("contracts", {})
     return True
@@ -206,7 +208,7 @@ class Coverage:
         for key, paths in option_rules(rules).items():
             rows: dict[str, int] = {}
             for p in paths:
-                if _has(rules, p):
+                if has_rule(rules, p):
                     r = reach_of(p, rules.spec.data)
                     rows.setdefault(r.label, count(r.test))
             options[f"{key}={fmt_value(rules.spec.options.get(key))}"] = rows
@@ -227,27 +229,3 @@ def coverage(lines: Iterable[dict], rules: Ruleset) -> dict:
     for x in lines:
         c.add(x)
     return c.result(rules)
-
-
-def warnings(results: list[tuple[str, Ruleset, Coverage]], least: int) -> list[str]:
-    """Plain warnings, one per rule by which a variant differs from the first and that some variant having it
-    reached in fewer than `least` deals."""
-    if len(results) < 2:
-        return []
-    out: list[str] = []
-    seen: set[str] = set()
-    v0, r0, _c0 = results[0]
-    for v, r, _cov in results[1:]:
-        for p in differing(r0, r):
-            having = [(name, rr, cc) for name, rr, cc in results if _has(rr, p)]
-            reach = reach_of(p, (r if _has(r, p) else r0).spec.data)
-            if reach.label in seen:
-                continue
-            counts = [(cc.count(reach.test), cc.deals, name) for name, rr, cc in having]
-            k, n, name = min(counts)
-            if k < least:
-                seen.add(reach.label)
-                what = "nothing" if k == 0 else "little"
-                out.append(f"{reach.label}: reached in {k:,} of {n:,} deals of {name} (it differs between {v0} and "
-                           f"{v}) — this comparison says {what} about it; try --players random or more deals")
-    return out

@@ -64,10 +64,11 @@ def markdown(doc: Doc) -> str:
     return "\n".join(out)
 
 
-_STYLE = ("body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em;color:#222}"
-          "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.2em .6em;"
-          "text-align:left}th{background:#f3f3f3}pre{background:#f6f6f6;padding:.6em;overflow-x:auto}"
-          ".warn li{color:#a00;font-weight:bold}img{max-width:100%}")
+_STYLE = ("body{font-family:sans-serif;max-width:72em;margin:2em auto;padding:0 1em;color:#222}"
+          ".table{overflow-x:auto;margin:1em 0}table{border-collapse:collapse;font-size:.92em}"
+          "td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left;vertical-align:top}th{background:#f3f3f3}"
+          "pre{background:#f6f6f6;padding:.6em;overflow-x:auto}.warn li{color:#a00;font-weight:bold}"
+          "img{max-width:100%}")
 
 
 def html_page(doc: Doc, folder: str) -> str:
@@ -87,9 +88,10 @@ def html_page(doc: Doc, folder: str) -> str:
             out.append(f"<ul{cls}>" + "".join(f"<li>{e(r)}</li>" for r in x) + "</ul>")
         elif kind == "table":
             head, rows = x
-            out.append("<table><tr>" + "".join(f"<th>{e(str(c))}</th>" for c in head) + "</tr>"
-                       + "".join("<tr>" + "".join(f"<td>{e(str(c))}</td>" for c in r) + "</tr>" for r in rows)
-                       + "</table>")
+            # in a box of its own width that scrolls sideways when the table is wider than the page
+            out.append("<div class=\"table\"><table><tr>" + "".join(f"<th>{e(str(c))}</th>" for c in head)
+                       + "</tr>" + "".join("<tr>" + "".join(f"<td>{e(str(c))}</td>" for c in r) + "</tr>" for r in rows)
+                       + "</table></div>")
         elif kind == "img":
             name, alt = x
             with open(os.path.join(folder, name), "rb") as f:

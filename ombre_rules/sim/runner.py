@@ -38,7 +38,8 @@ def fallback_taken(rules: Ruleset, state: State) -> bool:
 
 def play_deal(rules: Ruleset, names: list[str], seed: int, i: int, double_dummy: bool = False) -> dict:
     """Play deal i of a run with one named player per seat; its result line, with what the deal reached: the
-    mechanics offered (legal at some decision) and taken, the decisions with a choice, each trick's winner."""
+    mechanics offered (legal at some decision) and taken, the decisions with a choice, each trick's winner,
+    and whether the declarer bid or held of his own choice (not so when a rule forced the contract on him)."""
     s = deal_seed(seed, i)
     n = rules.players
     players = [make_player(nm, s * 16 + k, rules) for k, nm in enumerate(names)]
@@ -55,6 +56,8 @@ def play_deal(rules: Ruleset, names: list[str], seed: int, i: int, double_dummy:
     make_xpick = xpickers.pop() if len(xpickers) == 1 else None
     xpick = make_xpick(state) if make_xpick is not None else None
     history = state.history
+    bid, trump, hold = rules.A_BID, rules.A_TRUMP, rules.A_HOLD
+    chose: set[int] = set()  # the seats that bid or held of their own choice (with another action legal)
     while state.phase != DONE:
         if picker is not None and state.phase == PLAY:
             before = len(history)
@@ -71,11 +74,14 @@ def play_deal(rules: Ruleset, names: list[str], seed: int, i: int, double_dummy:
         seat = state.to_move
         legal = state.legal_actions()
         decisions += 1
-        if len(legal) > 1:
-            choices += 1
         if max(legal) >= high:
             offered.update(verbs[a] for a in legal if a >= high)
-        state.apply(act(players[seat], state, seat, legal))
+        a = act(players[seat], state, seat, legal)
+        if len(legal) > 1:
+            choices += 1
+            if bid <= a < trump or a == hold:
+                chose.add(seat)
+        state.apply(a)
     res = state.res  # the result as the deal's end kept it (State.result adds its account: not needed here)
     assert res is not None  # played to its end
     return {"deal": i, "seed": s, "dealer": state.dealer, "declarer": res.declarer, "contract": res.contract,
@@ -85,6 +91,7 @@ def play_deal(rules: Ruleset, names: list[str], seed: int, i: int, double_dummy:
             "fallback": fallback_taken(rules, state),
             "offered": sorted(offered), "taken": sorted({verbs[a] for a in state.history if a >= high}),
             "decisions": decisions, "choices": choices, "winners": [w for _l, _c, w in state.trick_log],
+            "declarer_chose": res.declarer in chose,
             **({"double_dummy": deal_loss(state)} if double_dummy else {}),
             **({"session": res.session_after} if res.session_after is not None else {})}
 

@@ -1,18 +1,17 @@
 """Outcome statistics of a run of deals, with 95% confidence intervals, accumulated as the deals stream in (a
 run keeps no result line: counts, sums and sums of squares, and one small code a deal for the resampled
-interval). Metric names follow Ludii and CardStock where they mean the same thing: Duration, Decisiveness,
-Drawishness, Balance, AdvantageP1."""
+interval). Metric names follow Ludii's where they mean the same thing (Duration, Drawishness, Balance,
+AdvantageP1, LeadChange, Drama, DecisionMoves: `GLOSSARY` says how each is measured here); WinnerShare is
+this package's own."""
 from __future__ import annotations
 
 import math
-import random
 from array import array
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable
 
 from ..engine.settle import PASSED_OUT
-
-Z95 = 1.959963984540054
+from .inference import Z95, bca
 
 
 def wilson(k: int, n: int) -> tuple[float, float]:
@@ -156,16 +155,16 @@ def win_score(p: int) -> float:
 
 
 def per_deal(x: dict, players: int) -> dict[str, float | None]:
-    """A deal's own value of each metric that is a mean over deals (used for paired differences); None where
-    the metric counts played deals only and this one was passed out."""
+    """A deal's own value of each metric that is a mean over deals (used for paired differences and per-deal
+    rows); None where the metric counts played deals only and this one was passed out (the declarer's payment
+    is 0 when nobody declares)."""
     pays = x["payments"]
     first = x["dealer"] + 1
     played = x["contract"] is not None
     lc, dr = _leads(x["winners"], pays, players) if played else (None, None)
     out: dict[str, float | None] = {"pass_out_rate": float(not played),
-           "declarer_won": float(played and pays[x["declarer"]] > 0),
-           "declarer_payment": float(pays[x["declarer"]]) if played else None,
-           "Decisiveness": float(max(pays) > 0),
+           "declarer_payment": float(pays[x["declarer"]]) if played else 0.0,
+           "WinnerShare": float(max(pays) > 0),
            "AdvantageP1": win_score(pays[first % players]),
            "Duration": float(x["actions"]),
            "LeadChange": lc,
@@ -174,15 +173,6 @@ def per_deal(x: dict, players: int) -> dict[str, float | None]:
     for k in range(players):
         out[f"payment_position_{k}"] = pays[(first + k) % players]
     return out
-
-
-def bootstrap_ci(values: Callable[[Iterator[int]], float], n: int, rounds: int = 300, seed: int = 0) -> list[float]:
-    """A 95% percentile interval of a statistic of n deals, resampling the deals (seeded): `values` gets the
-    n indices of each resample as an iterator."""
-    rng = random.Random(seed)
-    draw = rng.randrange
-    stats = sorted(values(draw(n) for _ in range(n)) for _ in range(rounds))
-    return [stats[int(0.025 * rounds)], stats[min(rounds - 1, int(0.975 * rounds))]]
 
 
 class Scores:
@@ -212,21 +202,20 @@ class Scores:
     def balance(self) -> float:
         return balance_of(self.win_rates()) if self.codes else 0.0
 
-    def balance_ci(self) -> list[float]:
-        """The resampled 95% interval of Balance."""
-        codes, n = self.codes, len(self.codes)
-        return bootstrap_ci(lambda idx: balance_of(rates_of(Counter(map(codes.__getitem__, idx)), n, self.players)),
-                            n) if n else [0.0, 0.0]
+    def balance_bca(self) -> dict:
+        """Balance with its BCa bootstrap interval (`inference.bca`: the deals' win-score codes resampled)."""
+        p = self.players
+        return bca(lambda c: balance_of(rates_of(c, sum(c.values()), p)), Counter(self.codes))
 
 
-def rates_of(counts: Counter, n: int, players: int) -> list[float]:
+def rates_of(counts, n: int, players: int) -> list[float]:
     """Each position's win rate over n deals, from how many deals had each score code."""
     halves = [0] * players
     for code, k in counts.items():
         for p in range(players):
             halves[p] += k * (code % 3)
             code //= 3
-    return [h / 2 / n for h in halves]
+    return [h / 2 / n for h in halves] if n else [0.0] * players
 
 
 def balance_of(rates: list[float]) -> float:
@@ -245,6 +234,7 @@ class Tally:
         self.outcomes: Counter[str] = Counter()
         self.played: Counter[str] = Counter()
         self.won: Counter[str] = Counter()
+        self.chosen: Counter[str] = Counter()  # played contracts the declarer bid or held of his own choice
         self.seat_total = [0] * players
 
     def add(self, x: dict) -> None:
@@ -256,6 +246,8 @@ class Tally:
             self.played[c] += 1
             if x["payments"][x["declarer"]] > 0:
                 self.won[c] += 1
+            if x.get("declarer_chose"):
+                self.chosen[c] += 1
         for k, p in enumerate(x["payments"]):
             self.seat_total[k] += p
 
@@ -267,14 +259,15 @@ class Metrics(Tally):
     def __init__(self, players: int) -> None:
         super().__init__(players)
         self.scores = Scores(players)
-        self.declarer_payment = Moments()
+        self.declarer_payment = Moments()  # over the played contracts
+        self.per_deal_payment = Moments()  # over every deal, 0 when nobody declares
         self.payments = Moments()  # every seat's payment in every deal
         self.abs_payments = 0
         self.seat_payment = [Moments() for _ in range(players)]
         self.seat_halves = [0] * players
         self.position_payment = [Moments() for _ in range(players)]
         self.pool = 0
-        self.decisive = 0
+        self.winner = 0
         self.tricks = 0
         self.duration = Moments()
         self.means = {k: Moments() for k in ("AdvantageP1", "LeadChange", "Drama", "DecisionMoves")}
@@ -282,6 +275,7 @@ class Metrics(Tally):
         self.dd_seen = 0
         self.dd_measures: set[str] = set()
         self.dd_lost = [array("d") for _ in range(players)]
+        self.dd_cards = [array("d") for _ in range(players)]
 
     def add(self, x: dict, d: dict | None = None) -> None:
         """Add a result line (`d`: its `per_deal` values, when the caller has them)."""
@@ -291,6 +285,9 @@ class Metrics(Tally):
         pays = x["payments"]
         if x["contract"] is not None:
             self.declarer_payment.add(pays[x["declarer"]])
+        pay = d["declarer_payment"]
+        assert pay is not None  # 0 when nobody declares
+        self.per_deal_payment.add(pay)
         for k, p in enumerate(pays):
             self.payments.add(p)
             self.abs_payments += abs(p)
@@ -301,7 +298,7 @@ class Metrics(Tally):
             self.position_payment[k].add(at_position)
         self.scores.add(x)
         self.pool += x["pool_after"] - x["pool_before"]
-        self.decisive += max(pays) > 0
+        self.winner += max(pays) > 0
         self.tricks += sum(x["tricks"])
         self.duration.add(x["actions"])
         for name, m in self.means.items():
@@ -315,6 +312,7 @@ class Metrics(Tally):
                 self.dd_measures.add(dd["measure"])
                 for k, v in enumerate(dd["lost"]):
                     self.dd_lost[k].append(v)
+                    self.dd_cards[k].append(dd["cards"][k])
 
     def result(self) -> dict:
         n, players = self.deals, self.players
@@ -327,8 +325,10 @@ class Metrics(Tally):
             "pass_out_rate": share(n - played, n),
             "declarer_success": share(sum(self.won.values()), played),
             "declarer_success_by_contract": {c: share(self.won[c], self.played[c]) for c in sorted(self.played)},
+            "declarer_chose_by_contract": {c: self.chosen[c] for c in sorted(self.played)},
             "outcomes": {o: share(k, n) for o, k in self.outcomes.most_common()},
             "declarer_payment": self.declarer_payment.ci(),
+            "declarer_payment_per_deal": self.per_deal_payment.ci(),
             "payment_spread": self.abs_payments / self.payments.n if self.payments.n else 0.0,
             "payment_sd": self.payments.mean_sd()[1],
             "position_payment": [m.ci() for m in self.position_payment],
@@ -336,8 +336,8 @@ class Metrics(Tally):
             "seat_payment": [m.ci() for m in self.seat_payment],
             "pool_net": self.pool / n if n else 0.0,
             "AdvantageP1": {"value": win_rate[0] if players else 0.0, **means["AdvantageP1"]},
-            "Balance": {"value": self.scores.balance(), "ci": self.scores.balance_ci()},
-            "Decisiveness": share(self.decisive, n),
+            "Balance": self.scores.balance_bca() if n else {"value": 0.0, "ci": [0.0, 0.0], "p": 1.0, "bias": 0.0},
+            "WinnerShare": share(self.winner, n),
             "Drawishness": (n - played) / n if n else 0.0,
             "Duration": self.duration.ci(),
             "DurationTricks": self.tricks / n if n else 0.0,
@@ -365,22 +365,50 @@ def by_player(m: Metrics, names: list[str]) -> dict[str, dict]:
         out[nm] = {"seats": seats, **pays.ci(),
                    "win_rate": sum(m.seat_halves[k] for k in seats) / 2 / pays.n if pays.n else 0.0}
         if m.dd_seen:
-            lost = Moments()
-            for per_seat in zip(*(m.dd_lost[k] for k in seats), strict=True):
-                lost.add(sum(per_seat) / len(seats))
-            out[nm]["double_dummy"] = {"measured": lost.n, "skipped": m.dd_seen - lost.n,
-                                       "measure": sorted(m.dd_measures), "lost_per_deal": lost.ci()}
+            out[nm]["double_dummy"] = dd_loss(m, seats)
     return out
+
+
+def dd_loss(m: Metrics, seats: list[int]) -> dict:
+    """What the cards of `seats` lost against double-dummy play: per deal (the seats' mean) and per card (the
+    ratio of the sums; its interval by the delta method over the deals)."""
+    lost = Moments()
+    pairs = []
+    for k in range(len(m.dd_lost[seats[0]]) if seats else 0):
+        lo = sum(m.dd_lost[s][k] for s in seats)
+        cards = sum(m.dd_cards[s][k] for s in seats)
+        lost.add(lo / len(seats))
+        pairs.append((lo, cards))
+    return {"measured": lost.n, "skipped": m.dd_seen - lost.n, "measure": sorted(m.dd_measures),
+            "lost_per_deal": lost.ci(), "lost_per_card": ratio_ci(pairs)}
+
+
+def ratio_ci(pairs: list[tuple[float, float]]) -> dict:
+    """The ratio of two sums over deals (sum y / sum x of (y, x) pairs) with its 95% interval by the delta
+    method (the deals independent)."""
+    n = len(pairs)
+    sy = sum(y for y, _x in pairs)
+    sx = sum(x for _y, x in pairs)
+    r = sy / sx if sx else 0.0
+    if n < 2 or not sx:
+        return {"mean": r, "ci": [r, r]}
+    mx = sx / n
+    var = sum((y - r * x) ** 2 for y, x in pairs) / (n - 1) / (n * mx * mx)
+    half = Z95 * math.sqrt(var)
+    return {"mean": r, "ci": [r - half, r + half]}
 
 
 GLOSSARY = {
     "Duration": "mean number of actions in a deal (bids, exchanges, cards), with its 95% interval (Ludii: "
                 "Duration)",
     "DurationTricks": "mean number of tricks played in a deal",
-    "Decisiveness": "share of deals in which some seat gains (a net payment above zero)",
+    "WinnerShare": "share of deals in which some seat gains (a net payment above zero); not Ludii's Decisiveness, "
+                   "which counts the turns after a winner's evaluation passes a threshold",
     "Drawishness": "share of deals passed out (nobody plays)",
     "Balance": "1 minus the gap between the best and the worst position's win rate (a win: a net gain; no "
-               "payment counts half); its interval resamples the deals (Ludii: Balance)",
+               "payment counts half); its interval is the BCa bootstrap's (the deals resampled, the interval "
+               "corrected for the bias of a gap between sampled rates, which makes Balance look lower than it is) "
+               "(Ludii: Balance)",
     "AdvantageP1": "win rate of forehand, the first seat after the dealer (no payment counts half; Ludii: "
                    "AdvantageP1)",
     "LeadChange": "in a played deal, the share of tricks after the first at which the set of seats with the most "
@@ -391,6 +419,7 @@ GLOSSARY = {
     "DecisionMoves": "share of a deal's decisions at which the seat to move had more than one legal action; mean "
                      "over deals (Ludii: DecisionMoves)",
     "pass_out_rate": "share of deals in which every seat passed and no contract was played",
-    "declarer_success": "share of played contracts in which the declarer gained",
+    "declarer_success": "the declarer's success rate: share of played contracts in which the declarer gained "
+                        "(a net payment above zero); deals nobody declared are left out",
     "payment_spread": "mean absolute net payment of a seat in a deal",
 }

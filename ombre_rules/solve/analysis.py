@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from ..engine import State
-from ..engine.phases import CONSENT, DONE, PLAY, XPLAY
-from ..envs import side_of as envs_side_of
+from ..engine.phases import DONE, PLAY, XPLAY
+from ..errors import OmbreError
+from .aim import contract_aim, side_of
 from .fast import keeping, solver
 from .search import SearchLimit, Solver
 
@@ -26,11 +27,6 @@ INF = 1 << 30
 def auto_measure(rules) -> str:
     """Card points when the deck gives any card points, else tricks."""
     return "points" if any(c.points for c in rules.deck.cards) else "tricks"
-
-
-def side_of(state) -> tuple[int, ...]:
-    """The declarer's side: the declarer and a partner (known to the solver even while hidden), or his team."""
-    return tuple(envs_side_of(state))
 
 
 def side_payment(state, seats) -> int:
@@ -50,39 +46,8 @@ def play_start(state):
     return s, i
 
 
-def probe_aim(state) -> int:
-    """+1 when the declarer's side wants more of the measure, -1 when fewer: from the deal's first card, two
-    quick play-outs, one where the side plays its strongest cards and the others their weakest, one the
-    other way round, settled by the engine; the one that pays the side better tells (a tie: more)."""
-    start = play_start(state)[0]
-    side = side_of(start)
-    high = _probe(start, True)
-    low = _probe(start, False)
-    return -1 if side_payment(low, side) > side_payment(high, side) else 1
-
-
-def _probe(state, side_high: bool):
-    s = state.clone()
-    r = s.rules
-    side = side_of(s)
-    key, eff = s.ctx.key, s.ctx.eff
-    while s.phase != DONE:
-        legal = s.legal_actions()
-        cards = [a for a in legal if a < s.nc]
-        if s.phase == CONSENT or not cards:
-            s.apply(legal[-1])  # refuse a concession: play on
-            continue
-        if r.A_STOP in legal and side_high:
-            s.apply(r.A_STOP)
-            continue
-        row = s.keyrow if s.trick else None
-
-        def strength(c: int, row=row) -> int:  # what the card is worth to win this trick (the excuse: nothing)
-            return (row or key[eff[c]])[c]
-
-        strong = (s.to_move in side) == side_high
-        s.apply(max(cards, key=strength) if strong else min(cards, key=strength))
-    return s
+class AimUnknown(OmbreError):
+    """The contract's aim could not be learnt from its settlement (`solve.aim`): it must be given."""
 
 
 def exact(search: Callable[[int, int], int], guess: int = 0) -> int:
@@ -124,22 +89,34 @@ class Limits:
 
 
 class Analyst:
-    """Solvers for the positions of one deal (sharing their tables), with one measure and aim."""
+    """Solvers for the positions of one deal, with one measure and aim. The aim is the contract's
+    (`solve.aim.contract_aim`) unless one is given (`basis` says which); the side is the declarer's at each
+    position (a defender who takes over a conceded game becomes the declarer), and solvers of positions with
+    the same side share their tables."""
 
     def __init__(self, state, measure: str | None = None, aim: int | None = None,
                  limits: Limits | None = None) -> None:
         self.measure = measure or auto_measure(state.rules)
-        self.aim = aim if aim is not None else probe_aim(state)
+        if aim is None:
+            learnt = contract_aim(state.rules, state.contract, self.measure)
+            if learnt.sign is None:
+                raise AimUnknown(f"the aim of {state.contract.name} is not known ({learnt.basis()}): give --aim "
+                                 "more or --aim fewer")
+            self.aim, self.basis = learnt.sign, learnt.basis()
+        else:
+            self.aim, self.basis = aim, "given (--aim)"
         self.limits = limits or Limits()
         self.side = side_of(state)
         self.nodes = 0
-        self._last: Solver | None = None
+        self._last: dict[tuple[int, ...], Solver] = {}  # per side, the last solver of a position with it
 
     def solver(self, state) -> Solver:
-        """A solver at `state`, with the tables of the previous one (the same deal, so its entries hold)."""
+        """A solver at `state`, with the tables of the previous one for the same side (the same deal, so its
+        entries hold)."""
         lim = self.limits
         left = None if lim.max_nodes is None else max(0, lim.max_nodes - self.nodes)
-        s = self._last = solver(state, self.measure, self.aim, left, lim.left(), self._last)  # the kernel's, if it can
+        side = side_of(state)
+        s = self._last[side] = solver(state, self.measure, self.aim, left, lim.left(), self._last.get(side))
         return s
 
     def _count(self, s: Solver) -> None:
@@ -198,8 +175,8 @@ class Analyst:
             if not extras:
                 s.apply(self.best_card(s))
                 continue
-            owner = s.to_move
-            mine = self.side if owner in self.side else tuple(p for p in range(s.n) if p not in self.side)
+            owner, side = s.to_move, side_of(s)
+            mine = side if owner in side else tuple(p for p in range(s.n) if p not in side)
             best = None
             for a in ([-1] if cards else []) + extras:
                 t = s.clone()
@@ -235,7 +212,7 @@ def explain(analyst: Analyst, state, actions: list[int]) -> list[CardVerdict]:
     for a in actions:
         if s.phase in (PLAY, XPLAY) and a < s.nc:
             vals = analyst.values(s)
-            mine = (s.to_move in analyst.side) == (analyst.aim > 0)
+            mine = (s.to_move in side_of(s)) == (analyst.aim > 0)
             best = max(vals.values()) if mine else min(vals.values())
             after = vals[a]
             keep = tuple(c for c in s.legal_actions() if vals.get(c) == best)
@@ -246,18 +223,22 @@ def explain(analyst: Analyst, state, actions: list[int]) -> list[CardVerdict]:
 
 def deal_loss(done, max_nodes: int = 1_000_000) -> dict | None:
     """How well a finished deal was played: from its first card, the double-dummy total of the declarer's
-    side, the measure, and per seat what its cards lost against the double-dummy best (`explain`, summed).
-    None when no card was played, or when a position needed more than `max_nodes` nodes."""
+    side, the measure, and per seat what its cards lost against the double-dummy best (`explain`, summed)
+    and how many cards it played.
+    None when no card was played, when a position needed more than `max_nodes` nodes, or when the contract's
+    aim is not known."""
     s, i = play_start(done)
     hist = done.history
     if s.phase not in (PLAY, XPLAY):
         return None
-    an = Analyst(s, limits=Limits(max_nodes=max_nodes))
     lost = [0] * s.n
+    cards = [0] * s.n
     try:
+        an = Analyst(s, limits=Limits(max_nodes=max_nodes))
         value = an.value(s)
         for v in explain(an, s, hist[i:]):
             lost[v.seat] += v.lost
-    except SearchLimit:
+            cards[v.seat] += 1
+    except (SearchLimit, AimUnknown):
         return None
-    return {"measure": an.measure, "value": value, "lost": lost}
+    return {"measure": an.measure, "value": value, "lost": lost, "cards": cards}

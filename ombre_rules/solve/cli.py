@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import re
 import sys
@@ -12,9 +13,10 @@ from functools import partial
 from ..engine import State
 from ..engine.phases import DONE, PLAY, XPLAY
 from ..errors import OmbreError
+from ..infile import open_binary
 from ..players import make_player
 from ..ruleset import load
-from .analysis import Analyst, CardVerdict, Limits, explain
+from .analysis import AimUnknown, Analyst, CardVerdict, Limits, explain
 from .search import MEASURES, SearchLimit
 
 DEFAULT_NODES = 5_000_000  # nodes of one analysis unless --max-nodes or --time says otherwise
@@ -24,14 +26,16 @@ STOPPED = 3  # the exit code when a limit stopped the search (the bounds found a
 DESCRIPTION = """Double-dummy analysis: with every hand open, the best result each side can force from a position
 of the play (after the exchange, when the first card is due, unless --after-trick or --at-action says a
 later point). The declarer's side (the declarer and a partner, even a hidden one) plays for the most tricks
-(or card points, when the deck counts points; --measure), the others for the fewest; a side that wants
-fewer (a contract to lose tricks) is found by settling two trial play-outs (--aim to say it). The principal
+(or card points, when the deck counts points; --measure), the others for the fewest, or the reverse in a
+contract won by taking few: the aim is the contract's, learnt from its settlement on random deals of it
+(the basis is printed), or given with --aim (needed when the settlement does not tell). The principal
 variation is then played out by the engine to its settlement: the outcome and payments that follow. A choice
 that is not a card (stopping after a claim, conceding, consenting) is taken by its owner, each way played
 out and the better paid kept. The search plays the cards to the end (or to the variant's early end).
 
 SOURCE is a JSON record (ombre play --record), a scenario file (its deal and actions), or a variant with
---seed/--seeds (the auction and the exchange, and with --explain the play, by --players bots).
+--seed/--seeds and --dealer (the auction and the exchange, and with --explain the play, by --players bots),
+or a variant with --line: a result line of 'ombre simulate --out' (its seed, dealer and actions).
 
 --explain judges each card of the actual deal: the side's total with the best card and after the card
 played; a card that lost tricks (or points) names the cards that would have kept them.
@@ -49,11 +53,15 @@ def add_parser(sub, load_variant, seat_players) -> None:
     s.add_argument("--seed", type=int, help="the deal of VARIANT with this seed (default 0)")
     s.add_argument("--seeds", metavar="A..B", help="the deals of VARIANT with seeds A to B; ends with deals "
                    "solved per second (the search, not the bots' auction and exchange)")
+    s.add_argument("--dealer", type=int, default=0, metavar="SEAT", help="the dealer of VARIANT's deals (default 0)")
+    s.add_argument("--line", metavar="FILE.jsonl", help="the deal of a result line of 'ombre simulate --out' in "
+                   "VARIANT (the variant it was played in): its seed, dealer and actions; --deal K takes the K-th "
+                   "line of the file (deal K-1 of the run); '-' reads standard input")
     s.add_argument("--option", action="append", metavar="KEY=VALUE", help="set a variant option (repeatable)")
     s.add_argument("--players", default="greedy", metavar="P1,P2,...",
                    help="bots for a VARIANT's auction, exchange and (with --explain) play (default greedy)")
-    s.add_argument("--deal", type=int, default=1, metavar="K", help="the K-th record or scenario of a file "
-                   "that holds several (default 1)")
+    s.add_argument("--deal", type=int, default=1, metavar="K", help="the K-th record, scenario or line of a "
+                   "file that holds several (default 1)")
     at = s.add_mutually_exclusive_group()
     at.add_argument("--after-trick", type=int, metavar="T", help="solve once T tricks are played")
     at.add_argument("--at-action", type=int, metavar="N", help="solve after the first N actions of the deal")
@@ -62,7 +70,8 @@ def add_parser(sub, load_variant, seat_players) -> None:
                    help="what the side counts: tricks, or the card points of the piles it wins, the cards' own "
                         "points (auto: points if the deck gives any)")
     s.add_argument("--aim", choices=("auto", "more", "fewer"), default="auto",
-                   help="whether the declarer's side wants more of the measure or fewer (auto: trial play-outs)")
+                   help="whether the declarer's side wants more of the measure or fewer (auto: the contract's, "
+                        "learnt from its settlement; an error when that does not tell)")
     s.add_argument("--max-nodes", type=int, metavar="N", help=f"stop after N nodes (default {DEFAULT_NODES:,} "
                    "unless --time is given)")
     s.add_argument("--time", type=float, metavar="SECONDS", help="stop after this many seconds")
@@ -128,10 +137,58 @@ def _from_seed(args, seed: int) -> tuple[State, list[int], str]:
     rules = args.load(args.source, args.option)
     names = args.seat_players(rules, args.players)
     bots = [make_player(nm, seed * 1000 + i, rules) for i, nm in enumerate(names)]
-    s = State(rules, seed=seed)
+    s = State(rules, seed=seed, dealer=args.dealer)
     while s.phase != DONE:
         s.apply(bots[s.to_move].act(s.view(s.to_move), s.legal_actions()))
-    return State(rules, seed=seed), list(s.history), f"{rules.variant} seed {seed}"
+    dealt = f", dealer {args.dealer}" if args.dealer else ""
+    return State(rules, seed=seed, dealer=args.dealer), list(s.history), f"{rules.variant} seed {seed}{dealt}"
+
+
+MAX_LINE = 1 << 22  # bytes of one result line
+
+
+def _read_line(path: str, k: int) -> bytes:
+    """The K-th line of a file of result lines ('-': standard input), at most MAX_LINE bytes long."""
+    where = "standard input" if path == "-" else f"'{path}'"
+    try:
+        with contextlib.nullcontext(sys.stdin.buffer) if path == "-" else open_binary(path) as f:
+            for i in range(1, k + 1):
+                text = f.readline(MAX_LINE + 1)
+                if not text:
+                    raise OmbreError(f"--deal {k}: {where} holds {i - 1} line(s)")
+                while len(text) > MAX_LINE and not text.endswith(b"\n"):
+                    if i == k:
+                        raise OmbreError(f"{where}: line {k} is longer than {MAX_LINE:,} bytes")
+                    text = f.readline(MAX_LINE + 1)  # the rest of a long line that is not the one asked for
+    except OSError as e:
+        raise OmbreError(f"cannot read {where}: {e.strerror or e}") from None
+    return text
+
+
+def _from_line(args) -> tuple[State, list[int], str]:
+    """The deal of the K-th result line of `args.line` (a file of `ombre simulate --out`, or '-') in the variant
+    `args.source`: its seed, dealer and actions."""
+    k, where = args.deal, "standard input" if args.line == "-" else args.line
+    text = _read_line(args.line, k)
+    label = f"{where}: line {k}"
+    try:
+        x = json.loads(text.decode("utf-8"))
+    except (ValueError, RecursionError):  # not UTF-8, not JSON, a number too long or nesting too deep
+        x = None
+    if not (isinstance(x, dict) and type(x.get("seed")) is int and type(x.get("dealer")) is int
+            and isinstance(x.get("history"), list) and all(isinstance(a, str) for a in x["history"])):
+        raise OmbreError(f"{label}: not a result line of 'ombre simulate' (its seed, dealer and history)")
+    rules = args.load(args.source, args.option)
+    if not 0 <= x["dealer"] < rules.players:
+        raise OmbreError(f"{label}: dealer {x['dealer']} is not a seat of {rules.variant}")
+    acts = []
+    for i, a in enumerate(x["history"]):
+        try:
+            acts.append(rules.parse_action(a))
+        except OmbreError as e:
+            raise OmbreError(f"{label}: action {i + 1} '{a[:40]}': {e.message} (is {rules.variant} the variant it "
+                             "was played in?)") from None
+    return State(rules, seed=x["seed"], dealer=x["dealer"]), acts, label
 
 
 def _start(state: State, actions: list[int], args) -> int:
@@ -155,6 +212,8 @@ def _start(state: State, actions: list[int], args) -> int:
 
 # -- the command --------------------------------------------------------------------------------------------
 def cmd_solve(args) -> int:
+    if args.deal < 1:
+        raise OmbreError("--deal must be at least 1")
     if args.max_nodes is not None and args.max_nodes < 1:
         raise OmbreError("--max-nodes must be at least 1")
     if args.time is not None and not 0 < args.time <= 86_400:
@@ -165,11 +224,18 @@ def cmd_solve(args) -> int:
             raise OmbreError(f"--{name.replace('_', '-')} must be at least 0")
     src = args.source
     if src.endswith(".json") or src.endswith((".yaml", ".yml")) and _is_scenario(src):
-        if args.seed is not None or args.seeds:
-            raise OmbreError("--seed and --seeds are for a VARIANT, not a record or a scenario")
+        if args.seed is not None or args.seeds or args.line or args.dealer:
+            raise OmbreError("--seed, --seeds, --dealer and --line are for a VARIANT, not a record or a scenario")
         read = _from_record if src.endswith(".json") else _from_scenario
         jobs: list[Callable[[], tuple[State, list[int], str]]] = [lambda: read(src, args.deal)]
+    elif args.line is not None:
+        if args.seed is not None or args.seeds or args.dealer:
+            raise OmbreError("--line gives the deal's seed and dealer: no --seed, --seeds or --dealer with it")
+        jobs = [partial(_from_line, args)]
     else:
+        n = args.load(src, args.option).players
+        if not 0 <= args.dealer < n:
+            raise OmbreError(f"--dealer must be a seat from 0 to {n - 1}")
         jobs = [partial(_from_seed, args, s) for s in _seeds(args)]
     measure = None if args.measure == "auto" else args.measure
     aim = {"auto": None, "more": 1, "fewer": -1}[args.aim]
@@ -188,7 +254,13 @@ def cmd_solve(args) -> int:
         limits = Limits(args.max_nodes if args.max_nodes is not None or args.time is not None else DEFAULT_NODES,
                         args.time)
         t0 = time.perf_counter()
-        an = Analyst(state, measure, aim, limits)
+        try:
+            an = Analyst(state, measure, aim, limits)
+        except AimUnknown as e:
+            if len(jobs) == 1:
+                raise
+            print(json.dumps({"deal": label, "skipped": e.message}) if args.json else f"{label}: skipped, {e.message}")
+            continue
         try:
             out = _analyse(an, state, actions[done:], args.explain)
         except SearchLimit as e:
@@ -256,8 +328,8 @@ def _head(state: State, an: Analyst, label: str) -> dict:
     assert state.contract is not None  # cards are being played
     return {"deal": label, "variant": r.variant, "contract": state.contract.name, "declarer": state.declarer,
             "trump": state.trump.name if state.trump is not None else None, "side": list(an.side),
-            "measure": an.measure, "aim": "more" if an.aim > 0 else "fewer", "from_trick": len(state.trick_log) + 1,
-            "cards_in_trick": len(state.trick)}
+            "measure": an.measure, "aim": "more" if an.aim > 0 else "fewer", "aim_basis": an.basis,
+            "from_trick": len(state.trick_log) + 1, "cards_in_trick": len(state.trick)}
 
 
 def _text(out: dict, state: State) -> str:
@@ -266,7 +338,8 @@ def _text(out: dict, state: State) -> str:
     lines = [f"{out['deal']}: {out['contract']} by seat {out['declarer']}"
              + (f", trumps {out['trump']}" if out["trump"] else "")
              + f"; side: {side} (wants {out['aim']} {what}); from trick {out['from_trick']}"
-             + (f" ({out['cards_in_trick']} card(s) played to it)" if out["cards_in_trick"] else "")]
+             + (f" ({out['cards_in_trick']} card(s) played to it)" if out["cards_in_trick"] else ""),
+             f"aim: {out['aim_basis']}"]
     if "stopped" in out:
         b = out["bounds"]
         lines.append(f"stopped: {out['stopped']}; "

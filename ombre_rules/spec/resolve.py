@@ -18,10 +18,13 @@ import yaml
 from ..errors import Loc, OmbreError, SpecError, did_you_mean, quoted
 from ..resources import variants_dir
 from . import schema
-from .yamlpos import PositionedDoc, load_file
+from .yamlpos import PositionedDoc, encodable, load_file
 
 MAX_VARIANT_CHARS = 2000  # a variant string (a name and its options)
 MAX_EXTENDS = 20  # files in one `extends` chain
+# `ombre check` compiles a file once with its default options and once for each other choice of each option:
+MAX_CHOICES = 32  # choices of one option
+MAX_CHECKED = 64  # rulesets check compiles: the defaults and every other choice
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,8 @@ def parse_variant_string(text: str) -> tuple[str, dict[str, str]]:
     text = text if isinstance(text, str) else ""
     if len(text) > MAX_VARIANT_CHARS:
         raise SpecError(f"variant string of {len(text)} characters (at most {MAX_VARIANT_CHARS})")
+    if not encodable(text):
+        raise SpecError(f"bad variant string {quoted(text)} (a lone surrogate: not text)")
     body = text.strip()
     name, args = body, None
     if "(" in body:
@@ -265,6 +270,18 @@ def resolve(variant: str, selections: dict[str, str] | None = None,
             raise SpecError(f"default '{fmt_value(spec['default'])}' of option '{key}' is not one of its choices "
                             f"({', '.join(fmt_value(c) for c in choices)})", doc.loc(("options", key, "default")))
         defaults[key] = options[key] = default
+        if len(choices) > MAX_CHOICES:
+            raise SpecError(f"option '{key}' has {len(choices)} choices, more than {MAX_CHOICES}: check compiles the "
+                            f"file once for each", doc.loc(("options", key, "choices")))
+    checked = 1
+    for key, choices in all_choices.items():
+        checked += len(choices) - 1
+        if checked > MAX_CHECKED:  # refused at the option that passes the limit
+            total = 1 + sum(len(c) - 1 for c in all_choices.values())
+            raise SpecError(f"{len(all_choices)} options with {total - 1} choices besides their defaults: check "
+                            f"compiles the file for the defaults and once for each other choice, at most "
+                            f"{MAX_CHECKED} times (split the file, or make some options files that extend it)",
+                            doc.key_loc(("options", key)))
     for key, value in chosen.items():
         if key not in opts_spec:
             hint = did_you_mean(key, opts_spec) or (f" (options: {', '.join(opts_spec)})" if opts_spec else

@@ -195,6 +195,19 @@ def load_file(path: str, display: str | None = None) -> PositionedDoc:
     return load_text(text, name)
 
 
+def encodable(text: str) -> bool:
+    """Whether a string can be written as UTF-8 (a lone surrogate, from an escape such as \\ud800, cannot)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _surrogate(text: str) -> str:
+    return next(f"\\u{ord(ch):04x}" for ch in text if 0xD800 <= ord(ch) <= 0xDFFF)
+
+
 class _Builder:
     """Plain values from a composed YAML node graph, with the Source of every path; aliases are expanded
     within the limits above, and only plain scalars (strings, numbers, booleans, null) are read."""
@@ -260,6 +273,9 @@ class _Builder:
             raise SpecError(f"a value that cannot be read: {e}", loc) from None
         if type(value) is int and abs(value) > MAX_INT:
             raise SpecError(f"a number larger than {MAX_INT}", loc)
+        if type(value) is str and not encodable(value):
+            raise SpecError(f"a string with a lone surrogate ({_surrogate(value)}), which no file or page can "
+                            f"hold: write the character itself", loc)
         return value
 
     def scalar(self, node, path: Path, loc: Loc) -> Any:

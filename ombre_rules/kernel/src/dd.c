@@ -35,7 +35,7 @@ typedef struct {
     KTables *t;
     PyObject *end;      /* None or end(tricks, left) -> bool */
     PyObject *clock;    /* time.perf_counter */
-    int N, n, tn, high, aim, use_points, sure, nsuits;
+    int N, n, tn, high, aim, use_points, sure, counted, nsuits;
     int nxt[K_MAXSEATS], side[K_MAXSEATS];
     int8_t eff[K_MAXCARDS];
     int32_t power[K_MAXCARDS], points[K_MAXCARDS];
@@ -47,6 +47,7 @@ typedef struct {
     mask_t suit[K_MAXSUITS], above[K_MAXCARDS], alike[K_MAXCARDS];
     mask_t alike_suits;
     uint64_t ordered;  /* the suits (by index) whose keys fall along the search's order in every key row */
+    mask_t boss;       /* a suit ranked along the order above every other card in every key row (trumps) */
     int nalike, alike_list[K_MAXSUITS];
     /* the position */
     mask_t hands[K_MAXSEATS], live;
@@ -471,12 +472,28 @@ static int32_t trick_start(KSearch *S, int leader, int32_t alpha, int32_t beta)
         lo = -most;
         hi = 0;
     }
-    if (S->sure) {
+    if (S->sure) {  /* the tricks the leader can take at once */
         int k = quick(S, leader);
         if (S->side[leader])
             lo = k;
         else
             hi = left - k;
+    }
+    mask_t boss = S->live & S->boss;
+    if (boss && S->counted) {
+        /* the highest cards out, when one hand holds them, each take a trick for its side however they are
+         * played: the first beats every card, the next every card but the first, which is not in its trick */
+        int o = S->owner[k_lowest(boss)], run = 0;
+        for (; boss && S->owner[k_lowest(boss)] == o; boss &= boss - 1)
+            run++;
+        int32_t least = S->side[o] ? run : 0, most = S->side[o] ? left : left - run;  /* the side's tricks */
+        if (S->aim > 0) {
+            lo = lo > least ? lo : least;
+            hi = hi < most ? hi : most;
+        } else {
+            lo = lo > -most ? lo : -most;
+            hi = hi < -least ? hi : -least;
+        }
     }
     if (lo >= beta)
         return lo;
@@ -793,9 +810,9 @@ static PyObject *KSearch_after(KSearch *S, PyObject *const *args, Py_ssize_t nar
 }
 
 /* the exact value by null-window searches (MTD(f)) from a guess; -1 (abort set) when stopped */
-static int mtdf(KSearch *S, int c, int32_t guess, int32_t *out)
+static int mtdf_within(KSearch *S, int c, int32_t lo, int32_t hi, int32_t guess, int32_t *out)
 {
-    int32_t lo = -INF, hi = INF, g = guess;
+    int32_t g = guess;
     while (lo < hi) {
         int32_t beta = g > lo + 1 ? g : lo + 1;
         g = root_value(S, c, beta - 1, beta);
@@ -810,15 +827,23 @@ static int mtdf(KSearch *S, int c, int32_t guess, int32_t *out)
     return 0;
 }
 
+static int mtdf(KSearch *S, int c, int32_t guess, int32_t *out)
+{
+    return mtdf_within(S, c, -INF, INF, guess, out);
+}
+
 static PyObject *KSearch_values(KSearch *S, PyObject *unused)
 {
     if (ready(S) < 0)
         return NULL;
     mask_t m = legal(S, &S->root, S->to_move);
-    int32_t vals[K_MAXCARDS];
-    int cards[K_MAXCARDS], k = 0;
-    int32_t guess = 0;
+    int32_t vals[K_MAXCARDS], best;
+    int cards[K_MAXCARDS], k = 0, mine = S->side[S->to_move];
     begin(S);
+    /* the value of the position first: a card that keeps it is then found with one null window, and the
+     * others start from the bound that window gives */
+    if (mtdf(S, -1, 0, &best) < 0)
+        m = 0;
     for (mask_t x = m; x; x &= x - 1) {
         int c = k_lowest(x);
         /* a card equivalent to a higher one already valued has its value */
@@ -830,9 +855,15 @@ static PyObject *KSearch_values(KSearch *S, PyObject *unused)
             for (int j = 0; j < k; j++)
                 if (cards[j] == d)
                     vals[k] = vals[j];
-        } else if (mtdf(S, c, guess, &vals[k]) < 0)
-            break;
-        guess = vals[k];
+        } else {
+            int32_t t = mine ? root_value(S, c, best - 1, best) : root_value(S, c, best, best + 1);
+            if (S->abort)
+                break;
+            if (mine ? t >= best : t <= best)
+                vals[k] = best;
+            else if ((mine ? mtdf_within(S, c, -INF, t, t, &vals[k]) : mtdf_within(S, c, t, INF, t, &vals[k])) < 0)
+                break;
+        }
         cards[k++] = c;
     }
     if (finish(S) < 0)
@@ -1278,8 +1309,27 @@ static int setup(KSearch *S, PyObject *nxt, PyObject *side, PyObject *points)
             S->alike_list[S->nalike++] = s;
         }
     }
-    /* sure tricks bound the value where nothing ends the deal early and the side wants tricks */
-    S->sure = !S->use_points && S->aim > 0 && S->end == Py_None;
+    for (int s = 0; s < S->nsuits; s++) {
+        mask_t sm = S->suit[s];
+        int above = sm && (S->ordered >> s & 1);
+        for (int r = 0; above && r < S->nsuits; r++) {
+            int32_t low = INF, high = -INF;
+            for (int c = 0; c < N; c++) {
+                int32_t v = KEY(S, r, c);
+                if (sm >> c & 1)
+                    low = v < low ? v : low;
+                else
+                    high = v > high ? v : high;
+            }
+            above = low > high;
+        }
+        if (above)
+            S->boss = sm;
+    }
+    /* tricks that must fall bound the value where nothing ends the deal early; tricks the leader can take,
+     * where the side wants tricks */
+    S->counted = !S->use_points && S->end == Py_None;
+    S->sure = S->counted && S->aim > 0;
     return 0;
 }
 
