@@ -256,7 +256,7 @@ class DealEnv(CardEnv):
     def players(self) -> list[int]:
         """The seats that take part in the deal, from forehand on."""
         st = self._state
-        return list(st.orders[self.forehand])
+        return list(st.orders[st.nxt[st.dealer]])
 
     @property
     def sitters(self) -> list[int]:

@@ -35,7 +35,7 @@ def test_check_bad_file_prints_positions_and_fails(capsys, write, mini):
     rc, out, err = ombre(capsys, "check", mini, bad)
     assert (rc, out) == (1, f"{mini}: ok\n")
     assert err == (f"{bad}:2:1: unknown key 'playerz' in the file (did you mean 'players'?)\n"
-                   f"{bad}:4:9: 'sealed' is not allowed for auction.form (expected one of: rotation, duel)\n")
+                   f"{bad}:4:9: 'sealed' is not allowed for auction.form (expected one of: rotation, duel, none)\n")
 
 
 def test_check_reports_expression_errors_with_caret(capsys, write):

@@ -67,7 +67,7 @@ def test_unreadable_file(tmp_path):
     ("extends: ombre\ndeal:\n  packets: [3, x, 3]\n", "3:16: deal.packets.1 must be integer, not \"x\""),
     ("extends: ombre\nplayers: 1\n", "2:10: players: 1 is less than the minimum of 2"),
     ("extends: ombre\nauction:\n  form: sealed\n",
-     "3:9: 'sealed' is not allowed for auction.form (expected one of: rotation, duel)"),
+     "3:9: 'sealed' is not allowed for auction.form (expected one of: rotation, duel, none)"),
     ("extends: ombre\nauction:\n  form: rotaton\n",
      "3:9: 'rotaton' is not allowed for auction.form (did you mean 'rotation'?)"),
     ("extends: ombre\nexchange: {leftover: nobody}\n",
