@@ -4,8 +4,8 @@ statistics of `compare`'s report as functions of it (the 'analysis' extra: panda
     import ombre_rules.analysis as oa
     df = oa.load("rows.parquet")               # one row per deal and variant
     oa.differences(df)                         # every paired test of the report, Holm-corrected
-    oa.contract_shares(df, "ombre", "ombre(all_pass=spadille_force)")
-    oa.transitions(df, "ombre", "ombre(all_pass=spadille_force)")
+    oa.contract_shares(df, BASE, OTHER)       # BASE, OTHER: two values of the rows' `variant` column
+    oa.transitions(df, BASE, OTHER)
 
 The figures are the report's: the same estimators (`ombre_rules.sim.paired`, `.inference`), fed the same
 deals in the same order. A variant is named as in the rows' `variant` column; `base` defaults to the first

@@ -148,7 +148,7 @@ def _seat(st: State, seat: int, w: Words) -> str:
 
 
 def _action(rules: Any, a: int, w: Words, cards: Cards) -> str:
-    """An action in words: `bids Entrada`, `plays A♠`, `passes`, `names spades trumps`."""
+    """An action in words: a bid with the contract's title, a card as rank and suit sign, a pass, a trump named."""
     text = rules.action_str(a)
     verb, _, arg = text.partition(" ")
     if verb == "bid":

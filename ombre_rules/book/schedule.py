@@ -116,7 +116,7 @@ class Roles:
 
 def carried(rules: Any, st: Any, order: list[int], words: Any) -> str:
     """The session's values a settled deal changes for the next one, in words: a value kept per seat as the
-    change of each role's, any other as its new value (`the couleur: spades`)."""
+    change of each role's, any other as its new value (`the NAME: VALUE`)."""
     carry = rules.carry
     if carry is None:
         return ""

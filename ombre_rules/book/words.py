@@ -1,5 +1,5 @@
 """The words a rulebook uses for the roles of a deal, the outcomes and the seats, from the variant file's `terms:`
-(`declarer: the Ombre`, `sacada: the game won`, …) or, where it gives none, plain generic words; and the
+(a word for the declarer, a name for each outcome, …) or, where it gives none, plain generic words; and the
 expressions of the file in words, with the chosen options put in."""
 from __future__ import annotations
 

@@ -21,8 +21,9 @@ from . import types as T
 from .block import IDENT, Block, block_error, internal, lambda_of, literal
 from .builtins import PURE, RUNTIME, attr_reader
 from .guards import known
-from .job import CARRIED, MAX_COMPREHENSIONS, MAX_DEPTH, MAX_INT_DIGITS, Job, caret, const_val, place
+from .job import CARRIED, MAX_INT_DIGITS, Job, const_val
 from .types import Val
+from .values import MAX_COMPREHENSIONS, MAX_DEPTH, caret, place
 
 _TOKEN_TEXT = {
     "RPAR": "')'", "LPAR": "'('", "RSQB": "']'", "LSQB": "'['", "COMMA": "','", "DOT": "'.'",

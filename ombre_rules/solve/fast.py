@@ -9,10 +9,9 @@ from typing import Any
 
 from .. import kernel
 from ..cards import bits as _bits
-from ..engine.phases import PLAY, XPLAY
+from ..engine.phases import XPLAY
 from ..envs import side_of
-from ..errors import OmbreError
-from .search import COUNT_NAMES, MEASURES, NotInPlay, SearchLimit, Solver
+from .search import COUNT_NAMES, SearchLimit, Solver, solvable
 
 CACHED_SEARCHES = 8  # searches a `make` cache keeps (each with its table) before it starts afresh
 
@@ -78,12 +77,7 @@ class KernelSolver:
         Its search (and transposition table) is `prev`'s when that searched the same game (the same tables,
         seats, side, aim and measure), or one kept in `cache` for that game (a dict the caller keeps), else a
         new one with 4 * 2**tt_bits entries."""
-        if state.phase not in (PLAY, XPLAY):
-            raise NotInPlay(f"no cards are being played (phase {state.phase_name})")
-        if state.trump_open:
-            raise NotInPlay("the trumps are not fixed yet: they are the suit of the first card led")
-        if measure not in MEASURES:
-            raise OmbreError(f"unknown measure '{measure}' (expected one of: {', '.join(MEASURES)})")
+        solvable(state, measure)
         t = _tables(state, measure)
         if t is None or state.phase == XPLAY:
             return None

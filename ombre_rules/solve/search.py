@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from typing import Any
 
 from ..cards import bits as _bits
 from ..engine.phases import PLAY, XPLAY
@@ -34,6 +35,16 @@ class NotInPlay(OmbreError):
     """The position is not one where cards are played."""
 
 
+
+def solvable(state: Any, measure: str) -> None:
+    """Refuse a position no solver searches: no cards being played, trumps not fixed yet, an unknown measure."""
+    if state.phase not in (PLAY, XPLAY):
+        raise NotInPlay(f"no cards are being played (phase {state.phase_name})")
+    if state.trump_open:
+        raise NotInPlay("the trumps are not fixed yet: they are the suit of the first card led")
+    if measure not in MEASURES:
+        raise OmbreError(f"unknown measure '{measure}' (expected one of: {', '.join(MEASURES)})")
+
 class Solver:
     """Double-dummy values of one deal's play for the declarer's side (declarer and partner).
 
@@ -44,12 +55,7 @@ class Solver:
 
     def __init__(self, state, measure: str = "tricks", aim: int = 1, max_nodes: int | None = None,
                  seconds: float | None = None) -> None:
-        if state.phase not in (PLAY, XPLAY):
-            raise NotInPlay(f"no cards are being played (phase {state.phase_name})")
-        if state.trump_open:
-            raise NotInPlay("the trumps are not fixed yet: they are the suit of the first card led")
-        if measure not in MEASURES:
-            raise OmbreError(f"unknown measure '{measure}' (expected one of: {', '.join(MEASURES)})")
+        solvable(state, measure)
         st = self.st = state.clone()
         r = st.rules
         self.rules = r

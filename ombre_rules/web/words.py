@@ -1,6 +1,7 @@
 """The game explained at the table, in the variant file's own words: a line for each bid, contract, phase and
 outcome (the file's `doc:`, else the rulebook's sentence for it), the rulebook section of each phase, cards as
-a person reads them (rank and suit symbol, "ace of spades" for a screen reader), and why a deal ended as it did.
+a person reads them (rank and suit symbol; rank and suit in full words for a screen reader), and why a deal
+ended as it did.
 
 Nothing here names a game: every word comes from the variant file (its `doc:`s, `terms:`, `deck.rank_names`,
 the suits' names and symbols), from the rulebook built from it, or describes a mechanic of the engine."""
