@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -17,7 +18,8 @@ from ombre_rules.spec.resolve import builtin_index, resolve
 BUILTINS = sorted({resolve(p).data["id"] for p in builtin_index().values()})
 # the options that change who sees what: the stock left over, a seat sitting out
 SHOWING = ["ombre(leftover_stock=last_exchanger)", "ombre(leftover_stock=all)", "ombre(four_players=dealer_sits_out)",
-           "danish-lhombre(leftover_talon_visible=true)"]
+           "danish-lhombre(leftover_talon_visible=true)",
+           str(Path(__file__).parent / "data" / "misery.yaml")]  # several hands open, every seat laying away
 DEALS = 12
 HIDDEN_KINDS = {("exchange", "discard"), ("lay-away", "discard"), ("give", "give")}
 SEEN_KINDS: set[tuple[str, str]] = set()

@@ -121,7 +121,10 @@ KEY_DOCS: dict[str, str] = {
     'contract:trump.fixed': 'the fixed trump suit',
     'contract:compulsory': 'a seat for which it holds may not pass while it may still bid this contract',
     'contract:trump_after_exchange': 'trumps are named after the exchange',
-    'contract:expose.who': 'the seat whose hand is laid open',
+    'contract:expose.who': 'the seat, or the seats, whose hands are laid open',
+    'contract:lay_away.count': 'how many cards every seat lays away before play (no talon)',
+    'contract:lay_away.allowed': 'which cards may be laid away',
+    'contract:lay_away.doc': 'the laying away in words (for the rulebook)',
     'contract:expose.from': 'from when',
     'contract:trump_allowed': 'condition of `choice` (a suit) for naming it trumps',
     'contract:ranking': 'the rank order it uses',
@@ -134,7 +137,9 @@ KEY_DOCS: dict[str, str] = {
     'outcomes:doc': 'the condition in words',
     'transfer:from': 'who pays (a seat or list of seats)',
     'transfer:to': 'who receives',
-    'transfer:amount': 'how much each payer pays each payee (from_pool: taken from the pool and shared)',
+    'transfer:amount': 'how much each payer pays each payee (from_pool: taken from the pool and shared); in a `pay` '
+                       'step it may read `payer` and `payee`, the two seats of each transfer, to pay each payee its '
+                       'own amount',
     'transfer:doc': 'the step in words',
     'step:pay': 'payers pay payees',
     'step:to_pool': 'payers put the amount into the pool',

@@ -199,8 +199,16 @@ def contract(b: Builder, c: Any) -> None:
         s.rule("trump_allowed", f"A suit may be made trumps only when "
                                 f"{w.phraser(choice='the suit')(c.trump_allowed.text)}.", c.trump_allowed.text)
     if c.expose is not None:
-        s.rule("expose", f"{cap(say(c.expose[0].text))} plays with his hand face up on the table "
-                         f"({c.expose[1].replace('_', ' ')}).", c.expose[0].text)
+        hands = "hands" if c.expose[0].type.startswith("list") else "hand"
+        when = "from the opening lead" if c.expose[1] == "opening_lead" else "each from its own first card played"
+        s.rule("expose", f"The {hands} of {say(c.expose[0].text)} lie{'s' if hands == 'hand' else ''} face up on "
+                         f"the table, {when}: every player sees those cards.", c.expose[0].text)
+    if c.lay_away is not None:
+        doc = data["lay_away"].get("doc")
+        s.rule("contract_lay_away", doc or f"Before play every player, {w.declarer} first, lays "
+                                           f"{say(c.lay_away.count.text)} card(s) away, face down, unseen by the "
+                                           f"others; they take no part in the play. He may lay away "
+                                           f"{b.cards.mask(c.lay_away.allowed)}.", c.lay_away.count.text)
     exchange(b, s, c)
     lay = b.rules.lay_away
     if lay is not None and not lay.at_deal:
