@@ -124,6 +124,11 @@ def ladder(b: Builder, s: Any) -> None:
         how = f"bid {ranks[b.rules.bid_level(c, 0)]}" if c.biddable else arises(b, c)
         rows.append([c.title, how, trump_words(b, c)])
     s.table("ladder", "The contracts, lowest bid first", ["contract", "how it arises", "trumps"], rows)
+    for name, fam in (b.data.get("families") or {}).items():
+        ranges = [f"{var} " + (f"from {v['from']} to {v['to']}" if isinstance(v, dict) else join([str(x) for x in v]))
+                  for var, v in fam["vars"].items()]
+        s.rule(f"family.{name}", (cap(str(fam["doc"]).rstrip(".")) + ". " if fam.get("doc") else "")
+               + f"These contracts are one family, '{fam.get('title', fam['name'])}' for each {join(ranges)}.")
 
 
 def arises(b: Builder, c: Any) -> str:
