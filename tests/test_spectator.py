@@ -42,6 +42,8 @@ def _check(state: State) -> None:
     if state.called >= 0:  # a called card is named openly; who holds it is checked below (partner)
         private &= ~(1 << state.called)
     private &= ~public_cards(state)
+    if state.turn_up >= 0 and state.rules.turn_up_from == "second_pack":  # its name is also a card of the deal's
+        private &= ~(1 << state.turn_up)  # pack: shown as the second pack's card, it says nothing of that one
     assert visible_cards(state, None) == public_cards(state)
     leaked = _named(json.dumps(v), set(deck.names(private)))
     assert not leaked, f"the spectator sees {leaked} in {state.phase_name}"

@@ -1,12 +1,12 @@
 """Contract families (`families`): one declaration for a ladder of similar contracts, expanded before anything
 else is compiled into ordinary entries of `contracts`, one per combination of the family's variables.
 
-Each member is the family's `contract` template, with the `cases` of its variables' values merged over it, its
-name and title made from the `name` and `title` patterns (`{VAR}` replaced by the value), its `level` worked
-out from the `level` formula (integers, the variables, `+ - * //` and parentheses; a word stands for its place
-in its list, from 0), and every variable bound as an attribute (`contract.VAR`). A member's keys keep the
-places of the template's keys, so an error in one names the family's line. Members follow the file's own
-contracts, in the order of the variables (the first varies slowest)."""
+Each member is the family's `contract` template, with the `cases` of its variables' values merged over it; its
+name and title are made from the `name` and `title` patterns (a case's own `title` first), `{VAR}` replaced by
+the value; its `level` is worked out from the `level` formula (integers, the variables, `+ - * //` and
+parentheses; a word stands for its place in its list, from 0); every variable is bound as an attribute
+(`contract.VAR`). A member's keys keep the places of the template's keys, so an error in one names the family's
+line. Members follow the file's own contracts, in the order of the variables (the first varies slowest)."""
 from __future__ import annotations
 
 import copy
@@ -78,7 +78,7 @@ def _member(doc: PositionedDoc, fp: tuple, fam: dict, name: str, env: dict[str, 
     if level < 1:
         raise SpecError(f"the level formula gives {level} for {name}: a level is 1 or more", doc.loc(fp + ("level",)))
     entry["level"] = level
-    entry["title"] = _fill(str(fam.get("title", fam["name"])), env)
+    entry["title"] = _fill(str(entry.get("title") or fam.get("title", fam["name"])), env)  # a case's own first
     if isinstance(entry.get("doc"), str):
         entry["doc"] = _fill(entry["doc"], env)
     entry["attrs"] = {**(entry.get("attrs") or {}), **env}
