@@ -119,7 +119,8 @@ KEY_DOCS: dict[str, str] = {
                       "of the first card led, one trump_allowed allows if the leader holds one), turn_up (the suit of "
                       "the deal's turned card, `deal.turn_up`), or {fixed: SUIT}",
     'contract:trump.fixed': 'the fixed trump suit',
-    'contract:compulsory': 'a seat for which it holds may not pass while it may still bid this contract',
+    'contract:compulsory': ('a seat for which it holds may not pass, nor bid or hold below this contract, while it '
+                            'may still bid it (of several that bind it, the highest counts)'),
     'contract:trump_after_exchange': 'trumps are named after the exchange',
     'contract:expose.who': 'the seat whose hand is laid open',
     'contract:expose.from': 'from when',
