@@ -17,6 +17,8 @@ KEY_DOCS: dict[str, str] = {
     'options.*.doc': 'the option in words',
     'options.*.default': 'the choice taken when none is given',
     'options.*.choices': 'the list of choices, or a map of choice -> patch applied when it is chosen',
+    'options.*.range.min': 'the smallest number the option takes',
+    'options.*.range.max': 'the largest number the option takes',
     'players': 'seats at the table',
     'sit_out.who': 'expression of `dealer` and `seats`: the seats sitting out',
     'direction': 'which way play goes round the table',
