@@ -74,6 +74,8 @@ KEY_DOCS: dict[str, str] = {
     'carried:start': 'its value in the first deal of a session',
     'carried:type': 'int, bool, str, suit or list (of numbers), when the start value does not tell it',
     'carried:once': 'fixed by the first set: that gives it a value (a value fixed once)',
+    'carried:by_seat': ('a list with one number per seat of the table, by seat (the rulebook shows its changes seat '
+                        'by seat)'),
     'carried:doc': 'the value in words',
     'ranking:by': 'the suit attribute whose value picks the order list (e.g. colour)',
     'ranking:trumps': 'trump orders by suit (or by attribute value), high to low; names and ranks allowed',
