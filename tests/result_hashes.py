@@ -66,12 +66,20 @@ def lines(deals: int, defaults_only: bool = False) -> Iterator[str]:
         yield f"{fingerprint(variant, options, deals)}  {label}"
 
 
-def main(argv: list[str]) -> None:
-    defaults_only = "--defaults" in argv
-    numbers = [a for a in argv if a != "--defaults"]
-    for line in lines(int(numbers[0]) if numbers else 200, defaults_only):
+def main(argv: list[str]) -> int:
+    import argparse
+
+    p = argparse.ArgumentParser(prog="result_hashes.py", description="A fingerprint of many seeded deals' results "
+                                "per built-in variant and option choice: run before and after a change and diff.")
+    p.add_argument("deals", nargs="?", type=int, default=200, help="deals a session (default 200)")
+    p.add_argument("--defaults", action="store_true", help="each variant with its defaults only")
+    args = p.parse_args(argv)
+    if args.deals < 1:
+        p.error("deals must be at least 1")
+    for line in lines(args.deals, args.defaults):
         print(line, flush=True)
+    return 0
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    sys.exit(main(sys.argv[1:]))
