@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from ..engine import State
 from ..engine.phases import DONE, EXCHANGE, PLAY
-from ..engine.view import partner_known, seat_facts, seats_in_play, seen_cards, shown_cards
+from ..engine.view import partner_known, same_side, seat_facts, seats_in_play, seen_cards, shown_cards
 from .estimate import (
     Tables,
     best_trump,
@@ -22,7 +22,7 @@ from .estimate import (
     tricks_allowed,
     tricks_asked,
 )
-from .seat import Seat, from_view, same_side
+from .seat import Seat, from_view
 
 # A bid needs this share of the tricks above an equal share (a declarer must beat each opponent).
 BID_MARGIN = 0.08
@@ -201,9 +201,9 @@ class GreedyPolicy:
         r = s.rules
         nc = r.A_DISCARD
         cards = legal if max(legal) < nc else [a for a in legal if a < nc]
-        if s.seat == s.declarer and tricks_allowed(r, s.contract) is not None:
-            return duck(s.ctx, s.trick, cards)
         t = played_tables(r, s.contract, s.trump)
+        if s.declarer is not None and tricks_allowed(r, s.contract) is not None:
+            return low_card(t, s.seat, s.declarer, s.partner, s.hidden_partner, t.full & ~s.seen, s.trick, cards)
         return card(t, s.seat, s.declarer, s.partner, s.hidden_partner, t.full & ~s.seen, s.trick, s.active, cards)
 
 
@@ -248,8 +248,8 @@ def discard_card(r, seat: int, declarer: int | None, contract, trump, hand: int,
 
 def card(t: Tables, seat: int, declarer: int | None, partner: int | None, hidden: bool, unseen: int,
          trick: list[tuple[int, int]], active: int, cards: list[int]) -> int:
-    """The card to play of `cards` for `seat` (not the declarer of a contract won by taking few tricks: he
-    ducks) with the rank tables of `t`, the cards `unseen` whose places it does not know, `trick` (seat,
+    """The card to play of `cards` for `seat` (in a contract won by taking tricks: `low_card` plays the others)
+    with the rank tables of `t`, the cards `unseen` whose places it does not know, `trick` (seat,
     card) in play, `active` seats playing, and the declarer and his partner as it knows them (`same_side`)."""
     beats = t.beats
     if not trick:
@@ -296,6 +296,15 @@ def card(t: Tables, seat: int, declarer: int | None, partner: int | None, hidden
     return low
 
 
+def low_card(t: Tables, seat: int, declarer: int, partner: int | None, hidden: bool, unseen: int,
+             trick: list[tuple[int, int]], cards: list[int]) -> int:
+    """The card to play of `cards` for `seat` in a contract won by taking few tricks (`tricks_allowed`): the
+    declarer and a partner it knows duck (`duck`), a defender makes them take a trick (`undercut`)."""
+    if same_side(seat, declarer, declarer, partner, hidden, t.team_of):
+        return duck(t.ctx, trick, cards)
+    return undercut(t, declarer, partner, unseen, trick, cards)
+
+
 def duck(ctx, trick: list[tuple[int, int]], cards: list[int]) -> int:
     """The declarer of a low contract: lead his lowest card; follow with the highest card that does not take
     the trick, or, when each would, the lowest."""
@@ -310,6 +319,38 @@ def duck(ctx, trick: list[tuple[int, int]], cards: list[int]) -> int:
     return min(cards, key=row.__getitem__)
 
 
+def undercut(t: Tables, declarer: int, partner: int | None, unseen: int, trick: list[tuple[int, int]],
+             cards: list[int]) -> int:
+    """A defender against a low contract, who wants the declarer's side (the declarer, and the partner it
+    knows) to take a trick. A lead: a low card of a suit someone unseen holds higher cards of, fewest unseen
+    cards of its suit going under it (the declarer, if he holds it, may have to take the trick), then the
+    lowest. Before the declarer has played to the trick: its lowest card of the suit led, so that his card
+    tops it (when it cannot follow, its highest card that does not win the trick). After: when his side is
+    winning, the highest card under the top one (shedding a high card), else (or when each card would win)
+    its highest card. Ties fall to the first card."""
+    power = t.power
+    if not trick:
+        rows = t.rows
+
+        def lead(c: int) -> tuple[bool, int, int]:
+            row, k = rows[c], rows[c][c]
+            below = sum(1 for u in t.bits(unseen & ~t.beats[c]) if 0 <= row[u] < k)
+            return not unseen & t.beats[c], below, power[c]
+
+        return min(cards, key=lead)
+    row = t.rows[trick[0][1]]
+    best_seat, top = trick[0][0], row[trick[0][1]]
+    for other, x in trick:  # the first of the highest
+        if row[x] > top:
+            best_seat, top = other, row[x]
+    if all(other != declarer for other, _x in trick):
+        return min(cards, key=lambda c: (row[c], -power[c]))
+    under = [c for c in cards if row[c] < top]
+    if under and same_side(declarer, best_seat, declarer, partner, False, t.team_of):
+        return max(under, key=power.__getitem__)
+    return max(cards, key=power.__getitem__)
+
+
 def trick_picker(state) -> Callable[[int, list[int], list[tuple[int, int]], int], int]:
     """Greedy's card for each seat of `state` while plain play goes on, as `State.play_tricks` asks for it: the
     card `GreedyPlayer.act` chooses from the seat's facts (`engine.view.seat_facts`), read from the state's
@@ -320,7 +361,7 @@ def trick_picker(state) -> Callable[[int, list[int], list[tuple[int, int]], int]
     contract, trump = state.contract, state.trump
     declarer = state.declarer if state.declarer >= 0 else None
     t = played_tables(r, contract, trump)
-    ctx, full = t.ctx, t.full
+    full = t.full
     active = seats_in_play(state)
     shown = [shown_cards(state, seat) for seat in range(state.n)]
     low = declarer is not None and tricks_allowed(r, contract) is not None
@@ -329,12 +370,11 @@ def trick_picker(state) -> Callable[[int, list[int], list[tuple[int, int]], int]
     hidden = state.called >= 0
 
     def pick(seat: int, cards: list[int], trick: list[tuple[int, int]], played: int) -> int:
-        if low and seat == declarer:
-            return duck(ctx, trick, cards)
         unseen = full & ~(hands[seat] | discards[seat] | played | shown[seat])
-        if called and partner_known(state, seat):
-            return card(t, seat, declarer, state.partner, False, unseen, trick, active, cards)
-        return card(t, seat, declarer, None, hidden, unseen, trick, active, cards)
+        partner, unknown = (state.partner, False) if called and partner_known(state, seat) else (None, hidden)
+        if low and declarer is not None:
+            return low_card(t, seat, declarer, partner, unknown, unseen, trick, cards)
+        return card(t, seat, declarer, partner, unknown, unseen, trick, active, cards)
 
     return pick
 

@@ -9,7 +9,7 @@ import time
 from ..engine import DONE
 from ..engine.phases import EXCHANGE, PLAY
 from .estimate import played_tables, tricks_allowed
-from .greedy import GreedyPlayer, GreedyPolicy, card, discard, duck, exchange_picker, is_exchange
+from .greedy import GreedyPlayer, GreedyPolicy, card, discard, exchange_picker, is_exchange, low_card
 from .sample import Knowledge, sample
 from .seat import from_state, from_view, played_cards, world_partner, world_trick
 
@@ -73,20 +73,20 @@ def _play(world, policy: GreedyPolicy) -> None:
     hands, discards = world.hands, world.discards  # changed in place only
     trump = world.trump  # the tables as play begins (and again once the first lead fixes trumps)
     t = played_tables(r, contract, trump)
-    ctx, full = t.ctx, t.full
+    full = t.full
 
     def pick(seat: int, cards: list[int], trick: list[tuple[int, int]], played: int) -> int:
-        if low and seat == declarer:
-            return duck(ctx, trick, cards)
         partner, hidden = world_partner(world, seat) if sides is None else sides[seat]
-        return card(t, seat, declarer, partner, hidden, full & ~(hands[seat] | discards[seat] | played), trick,
-                    active, cards)
+        unseen = full & ~(hands[seat] | discards[seat] | played)
+        if low and declarer is not None:
+            return low_card(t, seat, declarer, partner, hidden, unseen, trick, cards)
+        return card(t, seat, declarer, partner, hidden, unseen, trick, active, cards)
 
     while world.phase == PLAY:
         if world.trump is not trump:  # trumps fixed by the first lead (contract `trump: first_lead`)
             trump = world.trump
             t = played_tables(r, contract, trump)
-            ctx, full = t.ctx, t.full
+            full = t.full
         world.play_tricks(pick)
         if world.phase != PLAY:
             return
