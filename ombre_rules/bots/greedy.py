@@ -426,20 +426,21 @@ def learn(rules, into: Learnt) -> None:
     """Rounds of LEARN_DEALS deals of greedy at every seat. A contract greedy bid of its own choice and made
     clearly less than MIN_SUCCESS of the times since it last changed (a one-sided binomial test at 5%: z below
     -LEARN_Z) asks LEARN_STEP tricks more from the next round on (a contract won by taking few allows LEARN_STEP
-    fewer). After the first round only the deals of contracts still in question are played out (those made
-    less than MIN_SUCCESS of the times, or just changed): rounds go on while there are any, for LEARN_ROUNDS
-    rounds at most."""
+    fewer). After the first round the deals of a contract found made often enough (at least MIN_SUCCESS of
+    the times since it last changed) stop at their first card; the others are played out (a contract in
+    question, just changed, or not bid before: a change may move the bids to it). Rounds go on while a
+    contract changed or one not found made often enough was bid, for LEARN_ROUNDS rounds at most."""
     names = {c.index: c.name for c in rules.contracts}
     bids: Counter[int] = Counter()  # since each contract last changed
     made: Counter[int] = Counter()
     p = MIN_SUCCESS
-    asked: set[int] | None = None  # the contracts in question (None: all, in the first round)
+    settled: set[int] = set()  # the contracts found made often enough
     for rnd in range(LEARN_ROUNDS):
         _PLANS.clear()  # the plans hold the needs of the round before
         now_bids: Counter[int] = Counter()
         now_made: Counter[int] = Counter()
         for i in range(LEARN_DEALS):
-            s, chose = _self_play(rules, rnd * LEARN_DEALS + i, i % rules.players, asked)
+            s, chose = _self_play(rules, rnd * LEARN_DEALS + i, i % rules.players, settled)
             c = s.contract
             res = s.result
             if res is not None and c is not None and s.declarer in chose:
@@ -455,15 +456,16 @@ def learn(rules, into: Learnt) -> None:
         for k in weak:
             into.extra[k] = into.extra.get(k, 0.0) + LEARN_STEP
             bids[k] = made[k] = 0
-        asked = weak | {k for k, n in bids.items() if made[k] < p * n}
-        if not asked:
+        settled = {k for k, n in bids.items() if n and made[k] >= p * n}
+        if not weak and settled.issuperset(now_bids):
             break
     _PLANS.clear()
 
 
-def _self_play(rules, seed: int, dealer: int, asked: set[int] | None = None) -> tuple[State, set[int]]:
+def _self_play(rules, seed: int, dealer: int, settled: frozenset[int] | set[int] = frozenset()
+               ) -> tuple[State, set[int]]:
     """A deal of greedy at every seat, played as a run plays it (tricks and exchanges by the pickers), or only
-    up to its first card when its contract is not of `asked`; with the seats that bid or held of their own
+    up to its first card when its contract is of `settled`; with the seats that bid or held of their own
     choice (with another action legal)."""
     s = State(rules, seed=seed, dealer=dealer)
     policy = GreedyPolicy(seed=seed)
@@ -473,7 +475,7 @@ def _self_play(rules, seed: int, dealer: int, asked: set[int] | None = None) -> 
     while s.phase != DONE:
         if s.phase == PLAY:
             assert s.contract is not None  # cards are played under a contract
-            if asked is not None and s.contract.index not in asked:
+            if s.contract.index in settled:
                 break
             s.play_tricks(trick_picker(s))
             if s.phase == DONE:
