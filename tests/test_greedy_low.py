@@ -38,7 +38,7 @@ def test_greedy_learnt_to_pass_the_all_pass_contrabola_and_plays_it_under():
     assert said == [(1, "pass"), (2, "pass"), (0, "pass")] and s.result.contract is None
     got = learnt(rules)
     assert {rules.contracts[k].name: x for k, x in got.extra.items()} == {"contrabola": 0.5}
-    assert (got.before[0]["contrabola"], got.before[1]["contrabola"]) == (8, 1)  # bid 8 times, made once
+    assert (got.before[0]["contrabola"], got.before[1]["contrabola"]) == (8, 0)  # bid 8 times, never made
     s = State(rules, hands=[deck.mask_of(hands[k].split()) for k in range(3)],
               talon=[deck.parse(c) for c in talon], dealer=0)
     for text in ("pass", "pass", "pass", "pass", "pass", "bid contrabola"):
@@ -79,3 +79,40 @@ def test_prepare_learns_every_aim_before_the_first_deal(monkeypatch):
     assert learnt == []  # the deals asked only for what was learnt
     with pytest.raises(OmbreError, match=r"^unknown player 'greedie' \(did you mean 'greedy'\?\)"):
         prepare(["greedy", "greedie"], dk)
+
+
+def test_defenders_make_the_declarer_of_a_low_contract_take_a_trick():
+    """Against betl (won by taking no trick) a defender leads where fewest unseen cards can go under its card,
+    plays under the declarer when he is winning (his highest card that does, else his highest), sheds his
+    highest card when the declarer has played and is beaten, and plays his lowest before the declarer; the
+    declarer (seat 0) ducks."""
+    from ombre_rules.bots.estimate import played_tables
+    from ombre_rules.bots.greedy import low_card
+
+    rules = load("preference")
+    deck = rules.deck
+    betl = next(c for c in rules.contracts if c.name == "betl")
+    assert tricks_allowed(rules, betl) == 0
+    t = played_tables(rules, betl, None)
+
+    def played(seat, hand, trick=(), gone=""):
+        cards = [deck.parse(c) for c in hand.split()]
+        unseen = t.full & ~deck.mask_of(hand.split()) & ~deck.mask_of(gone.split())
+        c = low_card(t, seat, 0, None, False, unseen, [(s, deck.parse(x)) for s, x in trick], cards)
+        return deck.cards[c].name
+
+    # leads: 8S has one unseen card under it (7S), 9D two, AH none over it; with 7D and 8D gone, 9D has none under
+    assert played(1, "8S 9S 9D AH") == "8S"
+    assert played(1, "8S 9S 9D AH", gone="7D 8D") == "9D"
+    assert played(1, "AH 9D") == "9D"
+    # the declarer has played and is winning: under him, else the highest
+    assert played(1, "7S 9S JS AS", [(0, "10S")]) == "9S"
+    assert played(1, "9S KS", [(0, "7S")]) == "KS"
+    # the declarer has played and another defender is winning: the highest
+    assert played(1, "7S 9S KS", [(0, "8S"), (2, "QS")]) == "KS"
+    # the declarer still to play: the lowest of the suit led, else the highest card (which cannot win)
+    assert played(1, "7S 9S KS", [(2, "8S")]) == "7S"
+    assert played(1, "7H KD 9C", [(2, "8S")]) == "KD"
+    # the declarer ducks: his highest card under the top one, or leads his lowest
+    assert played(0, "7S 9S KS", [(1, "10S")]) == "9S"
+    assert played(0, "8S AH") == "8S"
