@@ -72,16 +72,17 @@ DK = "danish-lhombre"
 
 @pytest.fixture
 def lines(tmp_path) -> str:
-    """Deals 0 to 29 of a run of Danish L'Hombre, greedy at every seat, as `simulate --out` writes them."""
+    """Deals 0 to 29 of a run of Danish L'Hombre, random players at every seat (greedy bids no nolo: its
+    defenders beat it), as `simulate --out` writes them."""
     rules = rules_of(DK, ())
     path = tmp_path / "deals.jsonl"
-    path.write_text("".join(json.dumps(play_deal(rules, ["greedy"] * 3, 1, i)) + "\n" for i in range(30)))
+    path.write_text("".join(json.dumps(play_deal(rules, ["random"] * 3, 1, i)) + "\n" for i in range(30)))
     return str(path)
 
 
 def _nolo(lines: str) -> int:
-    """The first line of a simple nolo."""
-    return next(i for i, x in enumerate(open(lines), 1) if json.loads(x)["contract"] == "simple_nolo")
+    """The first line of an open nolo."""
+    return next(i for i, x in enumerate(open(lines), 1) if json.loads(x)["contract"] == "nolo_ouvert")
 
 
 def test_solve_reads_a_simulate_line_and_says_why_its_side_wants_fewer_tricks(capsys, lines):
@@ -91,9 +92,9 @@ def test_solve_reads_a_simulate_line_and_says_why_its_side_wants_fewer_tricks(ca
     got = json.loads(out)
     assert (rc, err) == (0, "")
     assert (got["deal"], got["contract"], got["declarer"], got["aim"]) == \
-        (f"{lines}: line {k}", "simple_nolo", x["declarer"], "fewer")
+        (f"{lines}: line {k}", "nolo_ouvert", x["declarer"], "fewer")
     assert got["aim_basis"].startswith("fewer tricks, learnt from the contract's settlement (24 random deals of "
-                                       "simple_nolo, each played out 4 ways: of ")
+                                       "nolo_ouvert, each played out 4 ways: of ")
     rc, out, _err = ombre(capsys, "solve", DK, "--line", lines, "--deal", str(k), "--aim", "more", "--json",
                           "--after-trick", "3")
     assert rc == 0 and json.loads(out)["aim_basis"] == "given (--aim)"
