@@ -206,7 +206,7 @@ def table(b: Builder, s: Any, c: Any, g: Schedule) -> None:
         rows.setdefault((case.outcome, case.amounts, case.pool, case.values, case.carry), []).append(case)
     carries = len({case.carry for case in g.cases}) > 1  # a value every deal sets alike (a counter) is not shown
     cols = list(g.roles)
-    n_side = 1 + (1 if len(cols) > 1 and cols[1] == w.partner else 0)
+    n_side = 1 + sum(1 for r in cols[1:] if r == w.partner)
     n_def = sum(1 for r in cols if r.startswith(w.defender))
     same_def = n_def > 1 and all(len({a.text() for a in case.amounts[n_side:n_side + n_def]}) == 1
                                  for case in g.cases)
