@@ -107,7 +107,8 @@ class Builder:
                 "the " + join([ordinal[x] if x < len(ordinal) else f"{x + 1}th" for x in team]) + " players"
                 for team in r.teams) + " in the order of the seats"
                 + ("; partners sit alternately round the table." if alternate else "."))
-            s.rule("roles", f"The highest bidder becomes {w.declarer}; his partners play his contract with him, "
+            who = "The player who must play" if r.auction.form == "none" else "The highest bidder"
+            s.rule("roles", f"{who} becomes {w.declarer}; his partners play his contract with him, "
                             f"against the other partnership{'s' if len(r.teams) > 2 else ''}, {w.defenders}.")
         else:
             s.rule("roles", f"The highest bidder becomes {w.declarer} and plays his contract against the others, "
