@@ -101,9 +101,14 @@ class Builder:
         s.rule("direction", f"The deal, the bidding and the play go {DIRECTION.get(d, d)}. Forehand is the player "
                             f"next after the dealer in that direction.")
         if r.teams is not None:
+            ordinal = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"]
+            alternate = all(x % len(r.teams) == team[0] % len(r.teams) for team in r.teams for x in team)
             s.rule("teams", "They play in fixed partnerships, the same in every deal: " + " against ".join(
-                join([f"seat {x}" for x in team]) for team in r.teams) + ".")
-            s.rule("roles", f"The highest bidder becomes {w.declarer}; his partners play his contract with him, "
+                "the " + join([ordinal[x] if x < len(ordinal) else f"{x + 1}th" for x in team]) + " players"
+                for team in r.teams) + " in the order of the seats"
+                + ("; partners sit alternately round the table." if alternate else "."))
+            who = "The player who must play" if r.auction.form == "none" else "The highest bidder"
+            s.rule("roles", f"{who} becomes {w.declarer}; his partners play his contract with him, "
                             f"against the other partnership{'s' if len(r.teams) > 2 else ''}, {w.defenders}.")
         else:
             s.rule("roles", f"The highest bidder becomes {w.declarer} and plays his contract against the others, "
@@ -230,6 +235,14 @@ class Builder:
                 else f"; the other {talon} cards are the talon, face down." if talon else "; nothing is left over.")
         s.rule("packets", f"The dealer gives each player in the deal {each} cards, in packets of {packets}, "
                           f"starting with forehand{rest}")
+        turned = {"talon_top": "The top card of the talon is turned face up for every player to see; it stays "
+                               "on the talon unless an exchange takes it.",
+                  "dealer_last": "The dealer's last card is turned face up for every player to see; it stays in "
+                                 "his hand, known to all until he plays it.",
+                  "second_pack": "A card is turned face up from a second pack of the same cards for every player "
+                                 "to see; it is no card of the deal."}.get(d.get("turn_up") or "")
+        if turned:
+            s.rule("turn_up", turned)
         if la is not None and la.at_deal:
             doc = (self.data.get("lay_away") or {}).get("doc")
             s.rule("lay_away", doc or f"Before the bidding the dealer lays {plural(la.count, 'card')} away, face "

@@ -219,6 +219,7 @@ class Seat:
     tricks_total: int  # tricks a deal has
     talon: int  # cards left in the stock
     high_bid: Contract | None  # the contract of the highest bid so far (None when read without the action list)
+    turn_up: int = -1  # the card turned face up for the deal (deal.turn_up), known to every seat (-1: none)
 
     @property
     def ctx(self) -> Context:
@@ -304,7 +305,7 @@ def seat_facts(state: Fields, seat: int) -> Seat:
     partner = state.partner if state.partner >= 0 and partner_known(state, seat) else None
     return Seat(r, seat, hands[seat], seen, state.contract, state.trump, declarer if declarer >= 0 else None,
                 partner, state.called >= 0 and partner is None, trick, active,
-                (held + gone.bit_count() + len(cur)) // active, len(state.talon), None)
+                (held + gone.bit_count() + len(cur)) // active, len(state.talon), None, state.turn_up)
 
 
 # (seats, sitters, declarer, defenders out) -> each seat's forerunner
