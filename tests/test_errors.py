@@ -64,7 +64,7 @@ def test_unreadable_file(tmp_path):
     ("extends: ombre\nsession: {deals: 4, rounds: 2}\n",
      "2:21: unknown key 'rounds' in session (expected one of: deals, pool, end_when, close, carry)"),
     ("extends: ombre\nplayers: three\n", "2:10: players must be integer, not \"three\""),
-    ("extends: ombre\ndeal:\n  packets: [3, x, 3]\n", "3:16: deal.packets.1 must be integer, not \"x\""),
+    ("extends: ombre\ndeal:\n  packets: [3, x, 3]\n", "3:16: deal.packets.1 must be integer or object, not \"x\""),
     ("extends: ombre\nplayers: 1\n", "2:10: players: 1 is less than the minimum of 2"),
     ("extends: ombre\nauction:\n  form: sealed\n",
      "3:9: 'sealed' is not allowed for auction.form (expected one of: rotation, duel, none)"),

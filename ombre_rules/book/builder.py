@@ -9,6 +9,7 @@ from typing import Any
 
 from ..envs import name_attr
 from ..errors import did_you_mean
+from ..ruleset.deal import hand_packets
 from .cardwords import Cards, suit_name
 from .model import Book, Section
 from .words import Words, cap, join, plural
@@ -220,13 +221,16 @@ class Builder:
 
     def deal(self) -> None:
         d, s, r = self.data["deal"], self.book.section("deal", "The deal"), self.rules
-        each = sum(d["packets"])
+        each = sum(hand_packets(d))
         dealt = r.active * each
         talon = r.deck.size - dealt if d.get("talon", "rest") == "rest" else int(d["talon"])
-        packets = join([str(p) for p in d["packets"]])
+        packets = join([str(p) for p in hand_packets(d)])
         la = r.lay_away
         dealer_takes = la is not None and la.at_deal and la.take_talon and talon
+        between = _talon_packets(d["packets"])
+        left = talon - sum(p["talon"] for p in d["packets"] if isinstance(p, dict))
         rest = (f"; the last {talon} cards go to the dealer, who so holds {each + talon}." if dealer_takes
+                else f"; {between}" + (f", and the last {left} join it." if left else ".") if between
                 else f"; the other {talon} cards are the talon, face down." if talon else "; nothing is left over.")
         s.rule("packets", f"The dealer gives each player in the deal {each} cards, in packets of {packets}, "
                           f"starting with forehand{rest}")
@@ -278,6 +282,21 @@ class Builder:
                           [[t, c] for t, c in tags.items()])
             if strays:
                 src.rule("strays", f"The file cites sources for sections no rulebook has: {join(strays)}.")
+
+
+def _talon_packets(packets: list) -> str:
+    """The packets dealt to the talon between the seats' packets in words ('' when there is none)."""
+    out, rounds = [], 0
+    for p in packets:
+        if not isinstance(p, dict):
+            rounds += 1
+            continue
+        when = "before the first round" if not rounds else f"after the {_NTH.get(rounds, f'{rounds}th')} round"
+        out.append(f"{when} {plural(p['talon'], 'card')} go face down to the talon")
+    return join(out)
+
+
+_NTH = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}
 
 
 # the sections `cite:` may name in any file, whether or not a book has them (besides each contract.NAME)
