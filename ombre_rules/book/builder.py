@@ -248,6 +248,15 @@ class Builder:
         if uses_pool:
             s.rule("pool", f"{cap(self.w.pool)} starts the session with {se.get('pool', 0)} counters and is "
                            f"carried from deal to deal.")
+        fd = se.get("first_dealer")
+        if fd:
+            by = {"suit": "by suit" + (" (by the suits' numbers)" if fd.get("suit_order") == "number" else
+                                       " (in the order the pack lists them)"),
+                  "rank": "by rank"}
+            s.rule("first_dealer", fd.get("doc") or
+                   f"Before the first deal everyone draws a card; the {fd['draw']} card deals "
+                   f"first, compared {', then '.join(by[k] for k in fd.get('by') or ['rank'])}; those who tie draw "
+                   f"again.")
         if se.get("end_when"):
             s.rule("end_when", f"The session ends after a deal when {self.sentence(se, se['end_when'])}"
                    + (f" (after {se['deals'] * 10} deals at most)." if se.get("deals") else "."), se["end_when"])

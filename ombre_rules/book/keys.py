@@ -66,6 +66,8 @@ KEY_DOCS: dict[str, str] = {
     'scoring.outcomes': 'per outcome, its payment steps in order',
     'session': 'a session of deals',
     'session.deals': 'deals in a session',
+    'session.first_dealer': 'the draw for the first dealer: each seat draws a card, the best deals first',
+    'session.first_dealer.doc': 'the draw in words (for the rulebook)',
     'session.pool': 'the pool at the start of a session',
     'session.carry': 'values carried from deal to deal (read as session.NAME, changed by set: steps)',
     'session.end_when': 'checked after each deal: the session ends when it holds (without it, after `deals` deals)',
