@@ -17,6 +17,7 @@ from .errors import OmbreError, SpecErrors
 from .outfile import open_output
 from .players import MAX_ROLLOUTS, make_player
 from .ruleset import Ruleset, load
+from .sim.players_info import STRENGTH_DEALS, judged
 
 EPILOG = """examples:
   ombre variants
@@ -292,8 +293,9 @@ def cmd_compare(args) -> int:
     sweep = compare.swept(runs, args.sweep, _players) if args.sweep else None
     if sweep is not None:
         runs = sweep[0]
-    stopped = compare.play(runs, args.seed, args.deals, args.jobs, args.dask, args.quiet, args.double_dummy, rows)
-    a = compare.analyse(runs, args.seed, args.min_reached)
+    judge = judged(args.strength, args.double_dummy, args.deals)
+    stopped = compare.play(runs, args.seed, args.deals, args.jobs, args.dask, args.quiet, judge, rows)
+    a = compare.analyse(runs, args.seed, args.min_reached, judge)
     if not a["variants"]:
         print("ombre: interrupted before any deal was done", file=sys.stderr)
         return 130
@@ -308,11 +310,12 @@ def cmd_compare(args) -> int:
         print(f"warning: {w}", file=out)
     files = report.write(a, meta, args.out)
     print(report.table(a["variants"]), file=out)
-    if args.double_dummy:
-        for v, kinds in a["players"].items():
-            print(f"double-dummy, {v}: " + "; ".join(
-                f"{nm} lost {d['double_dummy']['lost_per_deal']['mean']:.3f} {'/'.join(d['double_dummy']['measure'])}"
-                f" a deal ({d['double_dummy']['measured']} deals measured)" for nm, d in kinds.items()), file=out)
+    for v, kinds in a["players"].items():
+        judged_here = [(nm, d["double_dummy"]) for nm, d in kinds.items() if d.get("double_dummy", {}).get("measured")]
+        if judged_here:
+            print(f"strength, {v}: " + "; ".join(
+                f"{nm} lost {d['lost_per_card']['mean']:.4f} {'/'.join(d['measure'])} a card against double-dummy "
+                f"play ({d['measured']} deals judged)" for nm, d in judged_here), file=out)
     if stopped:
         print("interrupted: " + ", ".join(f"{v} {n} of {args.deals} deals" for v, n in meta["played"].items()),
               file=out)
@@ -444,8 +447,13 @@ def build_parser() -> argparse.ArgumentParser:
                    "and charts ('-': the Markdown report on standard output)")
     s.add_argument("--min-reached", type=int, default=30, metavar="N",
                    help="warn about a rule the variants differ by that fewer than N deals reached (default 30)")
-    s.add_argument("--double-dummy", action="store_true", help="also measure how well the bots played: the tricks "
-                   "(or card points) each player's cards lost against double-dummy play, per deal (slow)")
+    judge = s.add_mutually_exclusive_group()
+    judge.add_argument("--strength", type=int, metavar="N", help="the bots' measured strength: judge each "
+                       "player's cards in each run's first N deals against double-dummy play (the tricks or card "
+                       f"points they lost); default {STRENGTH_DEALS[True]} with the compiled kernel, "
+                       f"{STRENGTH_DEALS[False]} in pure Python; 0: no measure")
+    judge.add_argument("--double-dummy", action="store_true", help="judge every deal so (slow without the "
+                       "compiled kernel)")
     s.add_argument("--sweep", metavar="OPTION[=VALUES]", help="compare one VARIANT with each value of an option: "
                    "OPTION (every choice), OPTION=V1,V2,... or OPTION=A..B[:STEP] (its numeric choices in the "
                    "range); or players=P/Q/... (each line-up of players on the same deals); a trend chart and "

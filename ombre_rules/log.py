@@ -7,7 +7,7 @@ from .engine.piles import excuse_debt
 from .engine.portable import carry_words
 from .engine.replay import events, initial
 from .engine.settle import PASSED_OUT
-from .engine.view import exposed_seat, leftover_shown
+from .engine.view import exposed_seats, leftover_shown
 from .envs import forehand_of
 
 
@@ -122,11 +122,11 @@ def format_deal(state, viewer: int | None = None, header: bool = True) -> list[s
             before_log = len(s.trick_log)
             was_committed = s.committed
             was_told = s.told
-            was_exposed = exposed_seat(s)
+            was_exposed = exposed_seats(s)
             s.apply(a)
-            now_exposed = exposed_seat(s)
-            if was_exposed < 0 and now_exposed >= 0:
-                lines.append(f"  {_seat(s, now_exposed)} lays the hand open: {hand_line(s, s.hands[now_exposed])}")
+            for now in exposed_seats(s):
+                if now not in was_exposed:
+                    lines.append(f"  {_seat(s, now)} lays the hand open: {hand_line(s, s.hands[now])}")
             if s.committed and not was_committed:
                 lines.append(f"  {_seat(s, seat)} plays on after the first {before_log} tricks: committed")
             if len(s.trick_log) > before_log:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from .cards import bits, bits_function
 from .engine.phases import AUCTION, PHASE_NAMES
 from .engine.replay import events
-from .engine.view import exposed_seat, leftover_shown, partner_known
+from .engine.view import exposed_seats, leftover_shown, partner_known
 from .obs_session import MEANING, SIZE_TEXT, entries, parts
 from .ruleset import SPECIAL_VERBS
 
@@ -53,7 +53,7 @@ TABLE: list[tuple[str, str, str]] = [
                "cards"),
     ("talon_shown", "C", "talon cards shown to this seat (the stock nobody drew, where the rules show it)"),
     ("shown", "N x C", "cards each seat showed when bidding"),
-    ("exposed", "N x C", "the hand laid open, under its seat"),
+    ("exposed", "N x C", "the hands laid open, each under its seat"),
     ("handed", "C", "cards handed over that this seat knows of (demanded cards and the cards given for them)"),
     ("contract", "K", "the contract being played (one-hot, in the file's order)"),
     ("trump", "S", "the trump suit (one-hot, in the deck's order)"),
@@ -191,8 +191,7 @@ class Layout:
         if state.turn_up != state.turned:
             one("turned", state.turn_up)
         put("talon_shown", leftover_shown(state, seat))
-        ex = exposed_seat(state)
-        if ex >= 0:
+        for ex in exposed_seats(state):
             put("exposed", state.hands[ex], ex * c)
         handed = 0
         for card, frm, to, public in state.handed:

@@ -7,14 +7,14 @@ import re
 
 import pytest
 
-from ombre_rules import load
+from ombre_rules import kernel, load
 from ombre_rules.cli import main
 from ombre_rules.sim import compare
 from ombre_rules.sim.charts import PASSED_OUT_COLOUR, contract_colours, palette, variant_colours
 from ombre_rules.sim.coverage import coverage, differing
 from ombre_rules.sim.inference import holm
 from ombre_rules.sim.paired import differences
-from ombre_rules.sim.players_info import budget, players_info
+from ombre_rules.sim.players_info import budget, judged, players_info
 from ombre_rules.sim.runner import Progress, play_chunk
 from ombre_rules.sim.stats import drama, lead_change, metrics, position_names
 
@@ -234,8 +234,8 @@ def _tests(p: dict) -> list[dict]:
 def test_interrupted_compare_reports_the_deals_played(tmp_path, capsys, monkeypatch):
     real = compare.run
 
-    def stops(variant, options, names, seed, deals, jobs, dask, double_dummy=False):
-        for line in real(variant, options, names, seed, deals, jobs, dask, double_dummy):
+    def stops(variant, options, names, seed, deals, jobs, dask, judged=0):
+        for line in real(variant, options, names, seed, deals, jobs, dask, judged):
             if variant == SF and line["deal"] == 12:
                 raise KeyboardInterrupt
             yield line
@@ -254,8 +254,8 @@ def test_interrupted_compare_reports_the_deals_played(tmp_path, capsys, monkeypa
 def test_interrupted_in_the_first_variant(tmp_path, capsys, monkeypatch):
     real = compare.run
 
-    def stops(variant, options, names, seed, deals, jobs, dask, double_dummy=False):
-        for line in real(variant, options, names, seed, deals, jobs, dask, double_dummy):
+    def stops(variant, options, names, seed, deals, jobs, dask, judged=0):
+        for line in real(variant, options, names, seed, deals, jobs, dask, judged):
             if line["deal"] == 7:
                 raise KeyboardInterrupt
             yield line
@@ -270,7 +270,23 @@ def test_compare_markdown_to_stdout(capsys):
     assert main(["compare", "ombre", SF, "--deals", "20", "--seed", "2", "--out", "-", "--quiet"]) == 0
     out, err = capsys.readouterr()
     assert out.startswith("# Variant comparison\n") and "## Rule coverage" in out
-    assert err.splitlines()[-2].split()[0] == "ombre" and "written to" not in err
+    assert err.splitlines()[-4].split()[0] == "ombre" and "written to" not in err
+    # every report states the bots' strength: here greedy's cards judged double-dummy in all 20 deals
+    assert err.splitlines()[-2:] == [
+        f"strength, {v}: greedy lost 0.0996 tricks a card against double-dummy play (20 deals judged)"
+        for v in ("ombre", SF)]
+    assert "| ombre | greedy | tricks | 0.0996 [" in out and "first 20 deals (--strength;" in out
+
+
+def test_compare_strength_can_be_turned_off_or_set(capsys):
+    assert main(["compare", "ombre", "--deals", "6", "--seed", "2", "--out", "-", "-q", "--strength", "0"]) == 0
+    out, err = capsys.readouterr()
+    assert "strength," not in err and "Strength not measured in this run (--strength 0)" in out
+    assert main(["compare", "ombre", "--deals", "6", "--seed", "2", "--out", "-", "-q", "--strength", "3"]) == 0
+    out, err = capsys.readouterr()
+    assert err.splitlines()[-1].endswith("(3 deals judged)") and "first 3 deals (--strength;" in out
+    assert main(["compare", "ombre", "--deals", "6", "--out", "-", "--strength", "-1"]) == 1
+    assert capsys.readouterr().err == "ombre: error: --strength must be 0 (no measure) or more\n"
 
 
 def test_metrics_shape():
@@ -301,3 +317,13 @@ def test_progress_line():
     assert p.line(50, 2.0) == "ombre [#######                       ] 50/200 25 deals/s ETA 0:06"
     assert p.line(200, 65.0) == "ombre [##############################] 200/200 3 deals/s in 1:05"
     assert re.search(r"ETA --:--$", p.line(0, 0.0))
+
+
+def test_how_many_deals_are_judged_for_the_bots_strength():
+    with kernel.use(False):  # pure Python: a deal's judging takes seconds
+        assert judged(None, False, 1000) == 10
+    if kernel.BUILT:
+        with kernel.use(True):
+            assert judged(None, False, 1000) == 50
+            assert judged(None, False, 30) == 30  # never more than the run's deals
+    assert (judged(7, False, 1000), judged(0, False, 1000), judged(None, True, 1000)) == (7, 0, 1000)

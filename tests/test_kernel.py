@@ -418,7 +418,7 @@ def test_the_kernel_in_worker_processes_and_dask_workers():
     from ombre_rules.sim.runner import run
 
     names = ["pimcdd:3", "greedy", "greedy"]
-    here = list(run("ombre", {}, names, 5, 4, double_dummy=True))
+    here = list(run("ombre", {}, names, 5, 4, judged=4))
     assert all(x["double_dummy"] is not None for x in here if x["contract"])
-    assert list(run("ombre", {}, names, 5, 4, jobs=2, double_dummy=True)) == here
-    assert list(run("ombre", {}, names, 5, 4, dask="local:1", double_dummy=True)) == here
+    assert list(run("ombre", {}, names, 5, 4, jobs=2, judged=4)) == here
+    assert list(run("ombre", {}, names, 5, 4, dask="local:1", judged=4)) == here

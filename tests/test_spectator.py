@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -17,7 +18,8 @@ from ombre_rules.spec.resolve import builtin_index, resolve
 BUILTINS = sorted({resolve(p).data["id"] for p in builtin_index().values()})
 # the options that change who sees what: the stock left over, a seat sitting out
 SHOWING = ["ombre(leftover_stock=last_exchanger)", "ombre(leftover_stock=all)", "ombre(four_players=dealer_sits_out)",
-           "danish-lhombre(leftover_talon_visible=true)"]
+           "danish-lhombre(leftover_talon_visible=true)",
+           str(Path(__file__).parent / "data" / "misery.yaml")]  # several hands open, every seat laying away
 DEALS = 12
 HIDDEN_KINDS = {("exchange", "discard"), ("lay-away", "discard"), ("give", "give")}
 SEEN_KINDS: set[tuple[str, str]] = set()
@@ -40,6 +42,8 @@ def _check(state: State) -> None:
     if state.called >= 0:  # a called card is named openly; who holds it is checked below (partner)
         private &= ~(1 << state.called)
     private &= ~public_cards(state)
+    if state.turn_up >= 0 and state.rules.turn_up_from == "second_pack":  # its name is also a card of the deal's
+        private &= ~(1 << state.turn_up)  # pack: shown as the second pack's card, it says nothing of that one
     assert visible_cards(state, None) == public_cards(state)
     leaked = _named(json.dumps(v), set(deck.names(private)))
     assert not leaked, f"the spectator sees {leaked} in {state.phase_name}"

@@ -124,6 +124,11 @@ def ladder(b: Builder, s: Any) -> None:
         how = f"bid {ranks[b.rules.bid_level(c, 0)]}" if c.biddable else arises(b, c)
         rows.append([c.title, how, trump_words(b, c)])
     s.table("ladder", "The contracts, lowest bid first", ["contract", "how it arises", "trumps"], rows)
+    for name, fam in (b.data.get("families") or {}).items():
+        ranges = [f"{var} " + (f"from {v['from']} to {v['to']}" if isinstance(v, dict) else join([str(x) for x in v]))
+                  for var, v in fam["vars"].items()]
+        s.rule(f"family.{name}", (cap(str(fam["doc"]).rstrip(".")) + ". " if fam.get("doc") else "")
+               + f"These contracts are one family, '{fam.get('title', fam['name'])}' for each {join(ranges)}.")
 
 
 def arises(b: Builder, c: Any) -> str:
@@ -199,8 +204,16 @@ def contract(b: Builder, c: Any) -> None:
         s.rule("trump_allowed", f"A suit may be made trumps only when "
                                 f"{w.phraser(choice='the suit')(c.trump_allowed.text)}.", c.trump_allowed.text)
     if c.expose is not None:
-        s.rule("expose", f"{cap(say(c.expose[0].text))} plays with his hand face up on the table "
-                         f"({c.expose[1].replace('_', ' ')}).", c.expose[0].text)
+        hands = "hands" if c.expose[0].type.startswith("list") else "hand"
+        when = "from the opening lead" if c.expose[1] == "opening_lead" else "each from its own first card played"
+        s.rule("expose", f"The {hands} of {say(c.expose[0].text)} lie{'s' if hands == 'hand' else ''} face up on "
+                         f"the table, {when}: every player sees those cards.", c.expose[0].text)
+    if c.lay_away is not None:
+        doc = data["lay_away"].get("doc")
+        s.rule("contract_lay_away", doc or f"Before play every player, {w.declarer} first, lays "
+                                           f"{say(c.lay_away.count.text)} card(s) away, face down, unseen by the "
+                                           f"others; they take no part in the play. He may lay away "
+                                           f"{b.cards.mask(c.lay_away.allowed)}.", c.lay_away.count.text)
     exchange(b, s, c)
     lay = b.rules.lay_away
     if lay is not None and not lay.at_deal:

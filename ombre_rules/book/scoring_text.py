@@ -7,6 +7,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
+from ..explain.account import READS_PAIR
 from ..explain.phrase import SINGLE_SEATS
 from .builder import Builder
 from .model import Rule
@@ -120,6 +121,8 @@ def step(b: Builder, kind: str, body: dict, default: str) -> str:
     if body.get("doc"):
         return cap(str(body["doc"]).rstrip(".")) + "."
     amt = say(body.get("amount", "pool" if kind == "from_pool" else 0))
+    if kind == "pay" and READS_PAIR.search(str(body.get("amount", ""))):  # an amount for each payer and payee
+        amt = w.phraser(payer="the payer", payee="the payee")(str(body["amount"])) + ", each payee its own amount"
     if kind == "pay":
         return f"{cap(w.seats(body.get('from')))} pays {w.seats(body.get('to')).replace('each of ', 'each of ')} " \
                f"{amt}."

@@ -43,8 +43,7 @@ class Knowledge:
                 self.played[seat] |= 1 << deck.parse(text[5:])
         known = [0] * n  # cards known to be in a seat's hand now
         known[me] = mask(v["hand"])
-        exposed = v.get("exposed")
-        if exposed:
+        for exposed in v.get("exposed_hands") or ([v["exposed"]] if v.get("exposed") else []):
             known[exposed["seat"]] |= mask(exposed["hand"])
         all_played = 0
         for p in self.played:

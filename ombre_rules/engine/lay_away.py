@@ -1,7 +1,9 @@
 """Laying cards away (phase LAYAWAY): the dealer right after the deal, or the declarer once the contract is
-fixed, takes the talon if asked and lays cards away; they stay his, hidden.
+fixed, takes the talon if asked and lays cards away; or, for a contract with its own `lay_away`, every seat in
+play lays cards away without a talon, the declarer first. They stay the seat's, hidden.
 
-Driven by `lay_away` (`who`, `take_talon`, `count`, `allowed`); compiled in ruleset/mechanics.py."""
+Driven by `lay_away` (`who`, `take_talon`, `count`, `allowed`) and a contract's `lay_away` (`count`,
+`allowed`); compiled in ruleset/mechanics.py. The second kind runs while `pre` is 2 (see `_pre_play`)."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -57,9 +59,25 @@ class LayAwayStage(Fields):
         if self.ex_max <= 0:
             self._lay_away_done()
 
+    def _start_each_lay_away(self) -> bool:
+        """Open the contract's lay-away for every seat in play, the declarer first; False when it lays none."""
+        c = self.contract
+        assert c is not None and c.lay_away is not None  # called for a contract with its own lay-away
+        count = self.eval(c.lay_away.count)
+        self.ex_max = max(0, min(int(count or 0), self.hands[self.declarer].bit_count() - 1))
+        if not self.ex_max:
+            return False
+        self.phase = LAYAWAY
+        self.to_move = self.declarer
+        self.ex_count = 0
+        return True
+
     def _lay_away_mask(self, seat: int) -> int:
         """The cards the seat may lay away: those allowed, or any card if he holds none of them."""
         hand = self.hands[seat]
+        if self.pre == 2:  # the contract's lay-away
+            assert self.contract is not None and self.contract.lay_away is not None
+            return hand & self.contract.lay_away.allowed or hand
         la = self.rules.lay_away
         assert la is not None  # phase LAYAWAY: the variant has lay_away
         return hand & la.allowed or hand
@@ -75,6 +93,14 @@ class LayAwayStage(Fields):
             self._lay_away_done()
 
     def _lay_away_done(self) -> None:
+        if self.pre == 2:  # the contract's lay-away: the next seat round the ring, until the declarer again
+            seat = self.nxt[self.to_move]
+            if seat != self.declarer:
+                self.to_move = seat
+                self.ex_count = 0
+                return
+            self._start_play()
+            return
         la = self.rules.lay_away
         assert la is not None  # phase LAYAWAY: the variant has lay_away
         if la.at_deal:

@@ -125,34 +125,37 @@ class PlayStage(Fields):
             self._a_concede()
 
     def _pre_play(self) -> bool:
-        """Start the next step that comes before play (declarer's lay-away, demands, the defenders' decisions,
-        doubling);
-        False when none is left."""
+        """Start the next step that comes before play (the declarer's lay-away, every seat's lay-away of the
+        contract, demands, the defenders' decisions, doubling); False when none is left."""
         r = self.rules
         if self.pre == 0:
             self.pre = 1
             if r.lay_away is not None and not r.lay_away.at_deal:
                 self._start_lay_away(self.declarer)
                 return True
+        assert self.contract is not None  # play follows a contract
         if self.pre == 1:
-            self.pre = 2
-            assert self.contract is not None  # play follows a contract
+            self.pre = 2  # 2 while every seat lays away (lay_away.py reads it)
+            if self.contract.lay_away is not None and self._start_each_lay_away():
+                return True
+        if self.pre == 2:
+            self.pre = 3
             if self.contract.demands:
                 self.ex_count = 0
                 self.ex_max = self.contract.demands
                 return self._next_demand()
-        if self.pre == 2:
-            self.pre = 3
-            if self._start_defence():
-                return True
         if self.pre == 3:
             self.pre = 4
+            if self._start_defence():
+                return True
+        if self.pre == 4:
+            self.pre = 5
             if self._start_doubling():
                 return True
         return False
 
     def _start_play(self) -> None:
-        if self.pre < 4 and self._pre_play():
+        if self.pre < 5 and self._pre_play():
             return
         c = self.contract
         assert c is not None  # play follows a contract

@@ -48,9 +48,8 @@ def public_cards(state: Fields) -> int:
         m |= 1 << state.turn_up
     for shown in state.shown:
         m |= shown
-    exposed = exposed_seat(state)
-    if exposed >= 0:
-        m |= state.hands[exposed]
+    for s in exposed_seats(state):
+        m |= state.hands[s]
     return m
 
 
@@ -80,17 +79,19 @@ def partner_known(state: Fields, seat: int | None) -> bool:
             or (state.claim_seat == p and (state.committed or state.stopped)) or state.result is not None)
 
 
-def exposed_seat(state: Fields) -> int:
-    """The seat whose hand lies open to every seat now (-1: none)."""
+def exposed_seats(state: Fields) -> list[int]:
+    """The seats whose hands lie open to every seat now, in the order `expose.who` names them (empty: none);
+    with `from: own_first_card` each is open from its own first card on."""
     c = state.contract
     if c is None or c.expose is None or state.phase_name not in ("play", "done"):
-        return -1
+        return []
     if not state.play_hands[state.declarer]:
-        return -1
-    who = state._seat(c.expose[0])
+        return []
+    who = state.eval(c.expose[0])
+    seats = [who] if type(who) is int else list(dict.fromkeys(s for s in who or () if type(s) is int))
     if c.expose[1] == "own_first_card":
-        return who if state.play_hands[who] != state.hands[who] else -1
-    return who if state.trick_log or state.trick else -1
+        return [s for s in seats if state.play_hands[s] != state.hands[s]]
+    return seats if state.trick_log or state.trick else []
 
 
 def turn_up_place(state: Fields) -> tuple[int | None, bool]:
@@ -174,6 +175,7 @@ def view(state: Fields, seat: int | None, actions: bool = True) -> dict[str, Any
         "out_of_play": [s for s in range(n) if state.def_out >> s & 1],
         "shown": [{"seat": s, "cards": deck.names(m)} for s, m in enumerate(state.shown) if m],
         "exposed": None,
+        "exposed_hands": [],
         "tricks": list(state.tricks),
         "trick_history": [{"leader": ld, "cards": [deck.name(c) for c in cards], "winner": w}
                           for ld, cards, w in state.trick_log],
@@ -188,9 +190,10 @@ def view(state: Fields, seat: int | None, actions: bool = True) -> dict[str, Any
         out["turn_up_on_talon"] = on_talon
     if actions:
         out["actions"] = public_actions(state, seat)
-    exposed = exposed_seat(state)
-    if exposed >= 0:
-        out["exposed"] = {"seat": exposed, "hand": deck.names(state.hands[exposed])}
+    exposed = [{"seat": s, "hand": deck.names(state.hands[s])} for s in exposed_seats(state)]
+    if exposed:  # `exposed`: the first open hand (the declarer's, as a rule); `exposed_hands`: every one
+        out["exposed"] = exposed[0]
+        out["exposed_hands"] = exposed
     if seat is not None and state.current_player == seat:
         out["legal"] = [r.action_str(a) for a in state.legal_actions()]
     if state.result is not None:

@@ -7,6 +7,7 @@ from the engine's generated code; its sums equal the deal's payments (tested on 
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -17,6 +18,7 @@ from ..envs import DealEnv
 from .evaluate import Evaluator, parse
 
 POOL = None  # the payer or payee of a transfer into or out of the pool
+READS_PAIR = re.compile(r"\bpay(er|ee)\b")  # a `pay` amount that reads the seats of each transfer
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +134,16 @@ class _Ledger:
         amount_expr = body.get("amount", default_amount)
         frm = seats(ev.value(body.get("from", "players" if kind == "to_pool" else None)))
         to = seats(ev.value(body.get("to")))
+        if kind == "pay" and READS_PAIR.search(str(amount_expr)) and not {"payer", "payee"} & set(ev.local):
+            for f in frm:  # an amount that reads the two seats of each transfer
+                for t in to:
+                    if f != t:
+                        ev.local["payer"], ev.local["payee"] = f, t
+                        self.entries.append(Entry(label, f, t, int(ev.value(amount_expr) or 0),
+                                                  breakdown(ev, amount_expr, self.words, self.say)))
+            ev.local.pop("payer", None)
+            ev.local.pop("payee", None)
+            return
         amount = int(ev.value(amount_expr) or 0)
         why = breakdown(ev, amount_expr, self.words, self.say)
         if kind == "pay":

@@ -25,7 +25,8 @@ VARS: dict[str, str] = {
     "high_bid": "the highest bid so far",
     "trick_winners": "the winners of the tricks so far", "table_seats": "the seats at the table",
     "choice": "the choice", "bidder": "the bidder", "seats": "the number of seats",
-    "deals_played": "the number of deals played",
+    "deals_played": "the number of deals played", "turn_up": "the card turned for the deal",
+    "payer": "the payer", "payee": "the payee",
     "none": "none", "true": "true", "false": "false",
 }
 

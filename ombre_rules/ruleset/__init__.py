@@ -24,6 +24,7 @@ from .contracts import CallRules, Contract, ExchangeRules, Limits, PlayRules
 from .deal import DealPart
 from .defence import build_alone, build_defence
 from .doubling import build_doubling
+from .families import expand_families
 from .first_dealer import build_first_dealer
 from .mechanics import build_mechanics
 from .play import PlayPart
@@ -52,6 +53,7 @@ class Ruleset(ActionPart, PlayPart, ContractPart, AuctionPart, RankTables, DealP
     @classmethod
     def from_spec(cls, spec: ResolvedSpec) -> Ruleset:
         """Compile a resolved variant (`spec.resolve`); SpecErrors lists every problem, each at its place."""
+        spec = expand_families(spec)
         data = spec.data
         rs = cls(spec, Deck.build(data["deck"]), int(data["players"]))
         if rs.deck.size > MAX_CARDS:

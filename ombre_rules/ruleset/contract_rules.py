@@ -54,7 +54,7 @@ class ContractPart(RulesetBase):
         c.show = self._expr(cp + ("show",), Site("show", DEAL_VARS | {"bidder"}, DEAL_FUNCS,
                                                  result=T.list_of(T.CARD), unset=AUCTION))
         if data.get("expose"):
-            who = Site("expose.who", DEAL_VARS, DEAL_FUNCS, result=T.SEAT, unset="", objects=self.own(c))
+            who = Site("expose.who", DEAL_VARS, DEAL_FUNCS, result=T.SEATS, unset="", objects=self.own(c))
             c.expose = (self._expr(cp + ("expose", "who"), who, "declarer"),
                         data["expose"].get("from", "opening_lead"))
         c.ranking = data.get("ranking", "")

@@ -56,6 +56,16 @@ class PlayRules:
 
 
 @dataclass(frozen=True)
+class EachLaysAway:
+    """A contract's lay-away without a talon: once it is fixed, every seat in play lays `count` cards away
+    (evaluated then; at most all but one of his cards), the declarer first, then round the ring; they stay his,
+    hidden, and are out of play."""
+
+    count: Expr
+    allowed: int  # mask of the cards that may be laid away (if he holds too few, any card)
+
+
+@dataclass(frozen=True)
 class CallRules:
     """Calling a card once trumps are known: which cards may be called, and what the call does."""
 
@@ -92,6 +102,7 @@ class Contract:
     bid_when: Expr | None = None
     show: Expr | None = None
     expose: tuple[Expr, str] | None = None
+    lay_away: EachLaysAway | None = None  # every seat in play lays cards away before play (no talon)
     key: str = ""
     base: Contract | None = None
     bid_suit: Suit | None = None

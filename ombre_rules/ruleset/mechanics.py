@@ -11,6 +11,7 @@ from ..errors import SpecError
 from ..lang import Site
 from ..lang import types as T
 from .compiled import Demands, Excuse, LayAway, Opening
+from .contracts import EachLaysAway
 
 if TYPE_CHECKING:
     from .base import RulesetBase as Ruleset  # the part of a Ruleset a builder uses
@@ -81,6 +82,17 @@ def build_contract_mechanics(rs: Ruleset, c: Contract) -> None:
     c.demands = int(data.get("demand", 0))
 
 
+def _each_lays_away(rs: Ruleset, c: Contract) -> None:
+    """A contract's `lay_away` (no talon): how many cards every seat in play lays away, and which."""
+    if not (rs.spec.data["contracts"][c.key].get("lay_away") or {}):
+        return
+    p = ("contracts", c.key, "lay_away")
+    site = Site("lay_away.count", DEAL_VARS, DEAL_FUNCS, result=T.INT, unset="", objects=rs.own(c))
+    count = rs._expr(p + ("count",), site)
+    if count is not None:
+        c.lay_away = EachLaysAway(count, _card_mask(rs, p + ("allowed",), "lay_away.allowed", True))
+
+
 def build_mechanics(rs: Ruleset) -> None:
     """The optional mechanics of the whole variant (after the names are known)."""
     data = rs.spec.data
@@ -110,6 +122,8 @@ def build_mechanics(rs: Ruleset) -> None:
         _check_lay_away(rs, la, count)
         rs.lay_away = LayAway(la.get("who", "dealer") == "dealer", bool(la.get("take_talon", False)), count,
                               _card_mask(rs, ("lay_away", "allowed"), "lay_away.allowed", True))
+    for c in rs.contracts:
+        _each_lays_away(rs, c)
     if any(c.demands for c in rs.contracts):
         rs.demands = Demands(_card_mask(rs, ("demand", "cards"), "demand.cards", True),
                              _card_mask(rs, ("demand", "give"), "demand.give", True))

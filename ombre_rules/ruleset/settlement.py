@@ -75,7 +75,21 @@ def from_pool(state: Book, to: Any, amount: Any) -> None:
             state.pool -= share
 
 
-TRANSFERS = {"pay": pay, "to_pool": to_pool, "from_pool": from_pool}
+def pay_each(state: Book, frm: Any, to: Any, amount_of: Any) -> None:
+    """`pay` with an amount that reads `payer` and `payee`: each payer pays each payee (nobody himself) the
+    amount worked out for the two of them (`amount_of(payer, payee)`)."""
+    book = state.payments
+    payees = _seats(to)
+    for f in _seats(frm):
+        for t in payees:
+            if f != t:
+                amount = int(amount_of(f, t) or 0)
+                book[f] -= amount
+                book[t] += amount
+
+
+TRANSFERS = {"pay": pay, "to_pool": to_pool, "from_pool": from_pool, "pay_each": pay_each}
+PAIR = ("payer", "payee")  # the names a `pay` step's amount may read: the two seats of each transfer
 
 
 def _lets(rs: Ruleset, path: tuple, known: dict[str, Val], out: list[ast.stmt], block: Block,
@@ -124,11 +138,26 @@ def steps(rs: Ruleset, base: tuple, names: dict[str, Val], block: Block, seats: 
             rs._errors.append(SpecError("a payment needs 'from' and 'to'", rs.loc(sp)))
         frm = rs.code(sp + ("from",), seats, names, "players" if kind == "to_pool" else None)
         to = rs.code(sp + ("to",), seats, names, None)
-        amount = rs.code(sp + ("amount",), amounts, names, "pool" if kind == "from_pool" else 0)
+        pair = kind == "pay" and not set(PAIR) & set(names)  # a let of the same name is read as the let
+        seat = T.num(0, rs.players - 1)
+        amount = rs.code(sp + ("amount",), amounts, {**names, **dict.fromkeys(PAIR, seat)} if pair else names,
+                         "pool" if kind == "from_pool" else 0)
         args = {"pay": (frm[0], to[0]), "to_pool": (frm[0],), "from_pool": (to[0],)}[kind]
-        stmt = ast.Expr(call("_" + kind, internal("_st"), *args, amount[0]))
+        if pair and _reads_pair(amount[0]):
+            pair_args = [ast.arg(local(n).id) for n in PAIR]
+            fn = ast.Lambda(ast.arguments(posonlyargs=[], args=pair_args, kwonlyargs=[], kw_defaults=[], defaults=[]),
+                            amount[0])
+            stmt = ast.Expr(call("_pay_each", internal("_st"), *args, fn))
+        else:
+            stmt = ast.Expr(call("_" + kind, internal("_st"), *args, amount[0]))
         out.append(block.mark(stmt, amount[1] or frm[1] or to[1] or rs.loc(sp), str(body.get("amount", kind))))
     return out
+
+
+def _reads_pair(code: ast.expr) -> bool:
+    """Whether an amount's tree reads `payer` or `payee`."""
+    ids = {local(n).id for n in PAIR}
+    return any(isinstance(n, ast.Name) and n.id in ids for n in ast.walk(code))
 
 
 def _sets(rs: Ruleset, path: tuple, body: dict, names: dict[str, Val], block: Block,

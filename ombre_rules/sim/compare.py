@@ -65,24 +65,24 @@ class Run:
 
 
 def play(runs: list[Run], seed: int, deals: int, jobs: int, dask: str | None, quiet: bool = False,
-         double_dummy: bool = False, rows: Target | None = None) -> bool:
-    """Play each run's deals in turn (into its accumulators and, with `rows`, that file; `double_dummy` adds
-    the double-dummy measure to each deal); whether Ctrl-C stopped the comparison."""
+         judged: int = 0, rows: Target | None = None) -> bool:
+    """Play each run's deals in turn (into its accumulators and, with `rows`, that file; the first `judged`
+    deals with the double-dummy measure); whether Ctrl-C stopped the comparison."""
     if rows is None:
-        return _play(runs, seed, deals, jobs, dask, quiet, double_dummy)
-    with rows.open(max(r.rules.players for r in runs), double_dummy) as table:
+        return _play(runs, seed, deals, jobs, dask, quiet, judged)
+    with rows.open(max(r.rules.players for r in runs), judged > 0) as table:
         for r in runs:
             r.rows = table
-        return _play(runs, seed, deals, jobs, dask, quiet, double_dummy)
+        return _play(runs, seed, deals, jobs, dask, quiet, judged)
 
 
 def _play(runs: list[Run], seed: int, deals: int, jobs: int, dask: str | None, quiet: bool,
-          double_dummy: bool) -> bool:
+          judged: int) -> bool:
     for i, r in enumerate(runs):
         if len(runs) > 1:
             first = runs[0].paired
             r.paired = Deals(r.metrics.scores) if i == 0 else Differences(_deals(first), r.metrics.scores)
-        lines = run(r.variant, r.options, r.players, seed, deals, jobs, dask, double_dummy)
+        lines = run(r.variant, r.options, r.players, seed, deals, jobs, dask, judged)
         _done, stopped = collect(lines, deals, f"{r.name} ({i + 1}/{len(runs)})", r.add, quiet=quiet)
         if stopped:
             return True
@@ -140,10 +140,10 @@ def _family(paired: dict[str, dict]) -> tuple[list[dict], list[dict]]:
     return [t for t in tests if t not in nothing], nothing
 
 
-def analyse(runs: list[Run], seed: int, least: int = MIN_REACHED) -> dict:
+def analyse(runs: list[Run], seed: int, least: int = MIN_REACHED, judged: int = 0) -> dict:
     """Metrics, coverage and differences from the first variant of the runs that played any deal; the paired
     tests Holm-corrected as one family (`p_holm`, `significant` at 5%), but for those no pair of deals differs
-    in, which test nothing."""
+    in, which test nothing. `judged`: how many of each run's first deals were judged double-dummy."""
     done = [r for r in runs if r.deals]
     paired = {r.name: _differences(r.paired) for r in done[1:]}
     for r in done[1:]:
@@ -162,6 +162,6 @@ def analyse(runs: list[Run], seed: int, least: int = MIN_REACHED) -> dict:
         "tests": len(tests),
         "warnings": warnings(done, paired, seed, least),
         "contract_order": list(dict.fromkeys(c.name for r in done for c in r.rules.contracts)),
-        "bots": players_info(done),
+        "bots": players_info(done, judged),
         "digests": {r.name: r.rules.digest for r in done},
     }

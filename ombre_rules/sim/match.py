@@ -75,7 +75,7 @@ def match(variant: str, options: dict, a: str, b: str, deals: int, seed: int = 1
                 d = x["double_dummy"]
                 dd[who].append((sum(d["lost"]), sum(d["cards"])))
 
-        done, stopped = collect(run(variant, options, names, seed, deals, jobs, dask, measure), deals,
+        done, stopped = collect(run(variant, options, names, seed, deals, jobs, dask, deals if measure else 0), deals,
                                 f"{rules.variant}: {label}", sink, quiet)
         played = min(played, done)
         if stopped:

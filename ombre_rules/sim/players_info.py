@@ -8,6 +8,27 @@ from typing import Any
 from ..bots.greedy import LEARN_DEALS, MIN_SUCCESS, learnt
 from ..bots.pimc import DEFAULT_ROLLOUTS
 from ..bots.pimcdd import DEFAULT_WORLDS, PLAYOUTS_PER_WORLD
+from ..errors import OmbreError
+
+# each run's first deals whose card play is judged double-dummy, to state the bots' strength in every report:
+# with the compiled kernel a deal's solves take milliseconds, in pure Python seconds
+STRENGTH_DEALS = {True: 50, False: 10}
+
+
+def judged(strength: int | None, every: bool, deals: int) -> int:
+    """How many of a run's first deals are judged double-dummy: all with `every` (--double-dummy), else
+    `strength` (--strength N), else the default for this install (`STRENGTH_DEALS`, by whether the kernel is
+    on); never more than the run's deals."""
+    if every:
+        return deals
+    if strength is None:
+        from .. import kernel
+
+        strength = STRENGTH_DEALS[kernel.ON]
+    if strength < 0:
+        raise OmbreError("--strength must be 0 (no measure) or more")
+    return min(strength, deals)
+
 
 _OPPONENT = {"pimcdd": "pimc", "pimc": "greedy", "greedy": "random"}  # whom a bot of one kind is measured against
 _GREEDY_BASED = ("greedy", "pimc", "pimcdd")  # bots that bid as greedy does or play greedy's play-outs
@@ -41,9 +62,10 @@ def _learnt(rules) -> dict:
             "before": {c: {"bids": n, "made": made[c]} for c, n in bids.most_common()}}
 
 
-def players_info(runs: list[Any]) -> dict:
+def players_info(runs: list[Any], judged: int = 0) -> dict:
     """Per player name of the runs: its budget and the seats and variants it played; per variant with greedy
-    (or pimc and pimcdd, whose play-outs are greedy's), what greedy learnt; and how to measure the bots' strength."""
+    (or pimc and pimcdd, whose play-outs are greedy's), what greedy learnt; how many of each run's first deals
+    were `judged` double-dummy, and how to measure the bots' strength against each other."""
     names = list(dict.fromkeys(nm for r in runs for nm in r.players))
     out: dict = {"players": {nm: {"budget": budget(nm),
                                   "seats": {r.name: [k for k, x in enumerate(r.players) if x == nm]
@@ -53,8 +75,9 @@ def players_info(runs: list[Any]) -> dict:
     v = runs[0].rules.variant if runs else "VARIANT"
     pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]] if len(names) > 1 else \
         [(nm, _OPPONENT.get(nm.partition(":")[0], "greedy")) for nm in names]
+    out["judged"] = judged
     out["strength"] = ("measured on the same deals with the seats rotated, so that the cards' luck cancels: "
                        + "; ".join(f"ombre match \"{v}\" {a} {b} --deals 2000 --double-dummy" for a, b in pairs)
                        + " (each bot's gain over the other per deal, with its interval, and each one's double-dummy "
-                         "loss per card); compare --double-dummy adds the loss per card of the bots of this run")
+                         "loss per card)")
     return out

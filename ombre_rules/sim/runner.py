@@ -144,10 +144,11 @@ def _rules(variant: str, options: dict) -> Ruleset:
 
 
 def play_chunk(variant: str, options: dict, names: list[str], seed: int, first: int, count: int,
-               double_dummy: bool = False) -> list[dict]:
-    """Deals first .. first+count-1 of a run (what one process or one cluster task plays)."""
+               judged: int = 0) -> list[dict]:
+    """Deals first .. first+count-1 of a run (what one process or one cluster task plays); those before deal
+    `judged` with the double-dummy measure."""
     rules = _rules(variant, options)
-    return [play_deal(rules, names, seed, i, double_dummy) for i in range(first, first + count)]
+    return [play_deal(rules, names, seed, i, i < judged) for i in range(first, first + count)]
 
 
 def _prepared(variant: str, options: dict, names: list[str]) -> None:
@@ -238,10 +239,10 @@ class Pacer:
 
 
 def timed_chunk(variant: str, options: dict, names: list[str], seed: int, first: int, count: int,
-                double_dummy: bool = False) -> tuple[float, list[dict]]:
+                judged: int = 0) -> tuple[float, list[dict]]:
     """`play_chunk` on a worker, with the seconds its play took (what the `Pacer` sizes chunks by)."""
     t0 = time.perf_counter()
-    lines = play_chunk(variant, options, names, seed, first, count, double_dummy)
+    lines = play_chunk(variant, options, names, seed, first, count, judged)
     return time.perf_counter() - t0, lines
 
 
@@ -265,13 +266,14 @@ def ordered(submit: Callable[[int, int], Any], parts: Iterable[tuple[int, int]],
 
 
 def run(variant: str, options: dict, names: list[str], seed: int, deals: int, jobs: int = 1,
-        dask: str | None = None, double_dummy: bool = False,
+        dask: str | None = None, judged: int = 0,
         ready: Callable[[], None] | None = None) -> Iterator[dict]:
     """The result lines of a run, in deal order, as they are played: here, in `jobs` local processes, or on the
     Dask cluster at address `dask` (`local:N`: a cluster of N one-thread worker processes started for the run).
-    At most WINDOW chunks a worker are out at any time, so memory does not grow with the run. `double_dummy`
-    adds the double-dummy measure to each line. `ready` is called once the workers are up, with the rules
-    loaded, just before the first deal goes out: what comes after it is the run's play."""
+    At most WINDOW chunks a worker are out at any time, so memory does not grow with the run. The first
+    `judged` deals carry the double-dummy measure (how well each seat's cards were played). `ready` is called
+    once the workers are up, with the rules loaded, just before the first deal goes out: what comes after it is
+    the run's play."""
     rules = _rules(variant, options)
     if len(names) != rules.players:
         raise OmbreError(f"--players names {len(names)} players; {rules.variant} has {rules.players} seats")
@@ -279,13 +281,13 @@ def run(variant: str, options: dict, names: list[str], seed: int, deals: int, jo
     # here too, before the clock starts and before local workers are forked (they inherit it)
     prepare(names, rules)
     if dask is not None:
-        yield from _run_dask(variant, options, names, seed, deals, dask, double_dummy, ready)
+        yield from _run_dask(variant, options, names, seed, deals, dask, judged, ready)
         return
     if jobs <= 1:
         if ready is not None:
             ready()
         for i in range(deals):
-            yield play_deal(rules, names, seed, i, double_dummy)
+            yield play_deal(rules, names, seed, i, i < judged)
         return
     from concurrent.futures import ProcessPoolExecutor
 
@@ -300,7 +302,7 @@ def run(variant: str, options: dict, names: list[str], seed: int, deals: int, jo
         pacer = Pacer(deals, jobs, PACES["processes"])
 
         def submit(first: int, count: int):
-            return ex.submit(timed_chunk, variant, options, names, seed, first, count, double_dummy)
+            return ex.submit(timed_chunk, variant, options, names, seed, first, count, judged)
 
         with closing(ordered(submit, pacer.parts(), WINDOW * jobs, pacer.took)) as results:
             for _seconds, lines in results:
@@ -353,7 +355,7 @@ def _client(address: str) -> Iterator[Any]:
 
 
 def _run_dask(variant: str, options: dict, names: list[str], seed: int, deals: int, address: str,
-              double_dummy: bool = False, ready: Callable[[], None] | None = None) -> Iterator[dict]:
+              judged: int = 0, ready: Callable[[], None] | None = None) -> Iterator[dict]:
     with _client(address) as client:
         workers = max(1, sum(client.nthreads().values()))
         client.run(_prepared, variant, options, names)  # rules and players ready on every worker before the play
@@ -363,7 +365,7 @@ def _run_dask(variant: str, options: dict, names: list[str], seed: int, deals: i
         pacer = Pacer(deals, workers, PACES["dask"])
 
         def submit(first: int, count: int):
-            return client.submit(timed_chunk, variant, options, names, seed, first, count, double_dummy,
+            return client.submit(timed_chunk, variant, options, names, seed, first, count, judged,
                                  pure=False)
 
         with closing(ordered(submit, pacer.parts(), WINDOW * workers, pacer.took)) as results:

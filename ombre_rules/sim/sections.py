@@ -87,12 +87,19 @@ def bots(doc: Doc, a: dict) -> None:
                    for v, g in learnt.items()])
     dd = [(v, nm, d["double_dummy"]) for v, kinds in a["players"].items() for nm, d in kinds.items()
           if "double_dummy" in d]
+    judged = info["judged"]
     if dd:
-        doc.p("Strength measured in this run (--double-dummy): what each bot's cards lost against the best play "
-              "with every hand open, from each deal's first card, in the variant's measure.")
+        doc.p(f"Strength measured in this run, on each variant's first {judged:,} deals (--strength; "
+              "--double-dummy judges every deal): what each bot's cards lost against the best play with every hand "
+              "open (double-dummy), from each deal's first card, in the variant's measure; 0 is perfect play "
+              "with the cards seen. A deal is skipped when its search passes the node limit or its contract's "
+              "aim is not known.")
         doc.table(["variant", "player", "measure", "lost per card", "lost per deal", "deals measured", "skipped"],
                   [[v, nm, ", ".join(d["measure"]) or "-", ci_mean(d["lost_per_card"], ".4f"),
                     ci_mean(d["lost_per_deal"], ".3f"), f"{d['measured']:,}", f"{d['skipped']:,}"] for v, nm, d in dd])
+    else:
+        doc.p("Strength not measured in this run (--strength 0); with --strength N each bot's cards in the first N "
+              "deals are judged against double-dummy play.")
     doc.p(f"Strength against another bot: {info['strength']}.")
 
 

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 
+from .. import kernel
 from ..engine import State
 from ..engine.phases import DONE, PLAY, XPLAY
 from ..errors import OmbreError
@@ -22,6 +23,9 @@ from .fast import keeping, solver
 from .search import SearchLimit, Solver
 
 INF = 1 << 30
+# the nodes a whole deal's judging may search (every card's position), by whether the kernel is on: in C a
+# million nodes take a fraction of a second, in Python several seconds
+DEAL_LOSS_NODES = {True: 30_000_000, False: 1_000_000}
 
 
 def auto_measure(rules) -> str:
@@ -221,12 +225,14 @@ def explain(analyst: Analyst, state, actions: list[int]) -> list[CardVerdict]:
     return out
 
 
-def deal_loss(done, max_nodes: int = 1_000_000) -> dict | None:
+def deal_loss(done, max_nodes: int | None = None) -> dict | None:
     """How well a finished deal was played: from its first card, the double-dummy total of the declarer's
     side, the measure, and per seat what its cards lost against the double-dummy best (`explain`, summed)
     and how many cards it played.
-    None when no card was played, when a position needed more than `max_nodes` nodes, or when the contract's
-    aim is not known."""
+    None when no card was played, when the judging needed more than `max_nodes` nodes (default
+    `DEAL_LOSS_NODES`), or when the contract's aim is not known."""
+    if max_nodes is None:
+        max_nodes = DEAL_LOSS_NODES[kernel.ON]
     s, i = play_start(done)
     hist = done.history
     if s.phase not in (PLAY, XPLAY):

@@ -25,7 +25,7 @@ from ombre_rules.web.words import words  # noqa: E402
 
 from .test_api import token  # noqa: E402
 
-BUILTINS = ["cinquillo", "danish-lhombre", "german-solo", "ombre", "ombre-a-dos", "preference", "quadrille",
+BUILTINS = ["boston", "cinquillo", "danish-lhombre", "german-solo", "ombre", "ombre-a-dos", "preference", "quadrille",
             "rocambor", "taroc-lhombre", "tredrille", "tresillo"]
 
 
@@ -54,6 +54,8 @@ def hidden_from(state: State, seat: int | None) -> int:
         m |= 1 << c
     if state.called >= 0:
         m &= ~(1 << state.called)
+    if state.turn_up >= 0 and state.rules.turn_up_from == "second_pack":  # shown as the second pack's card, its
+        m &= ~(1 << state.turn_up)  # name is also a card of the deal's pack, and says nothing of that one
     return m & ~visible_cards(state, seat)
 
 

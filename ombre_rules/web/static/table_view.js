@@ -47,7 +47,8 @@ export function seatPanel(i, msg, page) {
   if (sitsOut(v, i)) badges.push(el("span", { class: "badge", title: table.sit_out_doc || "" }, "sits out"));
   if (table.seats[i] === "human" && !table.here[i]) badges.push(el("span", { class: "badge away" }, "not here yet"));
   const said = [...(v.actions || [])].reverse().find((a) => a.seat === i && a.phase !== "play");
-  const exposed = v.exposed && v.exposed.seat === i && i !== you ? v.exposed.hand : null;
+  const open = i !== you ? (v.exposed_hands || []).find((e) => e.seat === i) : null;
+  const exposed = open ? open.hand : null;
   const shown = (v.shown || []).filter((s) => s.seat === i).flatMap((s) => s.cards);
   const backs = exposed ? null : el("div", { class: "backs", role: "img", "aria-label": plural(v.hand_sizes[i], "card") },
     Array.from({ length: v.hand_sizes[i] }, () => el("div", { class: "card back" })));
