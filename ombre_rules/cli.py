@@ -73,7 +73,8 @@ def cmd_variants(args) -> int:
         aliases = ", ".join(d.get("aliases") or [])
         print(f"{d['id']:<16} {d.get('title', '')}" + (f"  (aliases: {aliases})" if aliases else ""))
         for key, o in (d.get("options") or {}).items():
-            choices = "|".join(fmt_value(c) for c in spec.choices[key])
+            rng = spec.ranges.get(key)
+            choices = "|".join([fmt_value(c) for c in spec.listed(key)] + ([f"{rng.lo}..{rng.hi}"] if rng else []))
             print(f"    {key}={fmt_value(spec.defaults[key])}  [{choices}]" + (f"  {o['doc']}" if o.get("doc") else ""))
     return 0
 
@@ -456,8 +457,9 @@ def build_parser() -> argparse.ArgumentParser:
                        "compiled kernel)")
     s.add_argument("--sweep", metavar="OPTION[=VALUES]", help="compare one VARIANT with each value of an option: "
                    "OPTION (every choice), OPTION=V1,V2,... or OPTION=A..B[:STEP] (its numeric choices in the "
-                   "range); or players=P/Q/... (each line-up of players on the same deals); a trend chart and "
-                   "paired differences against the first value")
+                   "range, and the whole numbers there that an option with a range takes); or players=P/Q/... "
+                   "(each line-up of players on the same deals); a trend chart and paired differences against the "
+                   "first value")
     _rows_arg(s)
     s.set_defaults(fn=cmd_compare)
     from .sim import match

@@ -227,8 +227,8 @@ def test_taroc_deal_lay_away_and_demands():
 def test_german_solo_compulsory_bids_and_the_grossfrage_partner():
     book = build(load("german-solo"), options=False, examples=False, payments=False)
     auction = [i.text for i in section(book, "auction").items if isinstance(i, Rule)]
-    assert ("Solo is compulsory: a player may not pass, as long as he may still bid it, when he holds Spadille and "
-            "he holds Basta and he holds all of the aces.") in auction
+    assert ("Solo is compulsory: a player may not pass, nor bid or hold below it, as long as he may still bid it, "
+            "when he holds Spadille and he holds Basta and he holds all of the aces.") in auction
     gross = [i.text for i in section(book, "contract.grossfrage").items]
     assert any("Its holder becomes the partner and names the trump suit, so he is known to all" in t for t in gross)
     assert not any("hidden partner" in t or "nobody is told" in t for t in gross)

@@ -300,8 +300,12 @@ def test_bad_solve_arguments_end_in_one_line(capsys, record, args, message):
 
 # -- the measure in compare -------------------------------------------------------------------------------
 def test_deal_loss_sums_what_each_seats_cards_lost():
-    assert deal_loss(handmade(SIX + LAST)) == {"measure": "tricks", "value": 8, "lost": [1, 0, 0], "cards": [9, 9, 9]}
+    assert deal_loss(handmade(SIX + LAST)) == {"measure": "tricks", "value": 8, "lost": [1, 0, 0],
+                                               "cards": [9, 9, 9], "from_trick": 1}
     assert deal_loss(handmade(SIX + LAST), max_nodes=10) is None  # past its limit: not measured
+    # a deal of more cards than `max_cards` is judged from the first trick at which no more are in the hands
+    assert deal_loss(handmade(SIX + LAST), max_cards=20) == {"measure": "tricks", "value": 8, "lost": [1, 0, 0],
+                                                             "cards": [6, 6, 6], "from_trick": 4}
 
 
 def test_compare_reports_the_double_dummy_loss_by_player():
@@ -335,7 +339,8 @@ def test_a_dealt_deal_carries_the_measure_only_when_asked():
     plain = play_deal(rules, ["greedy"] * 3, 1, 0)
     measured = play_deal(rules, ["greedy"] * 3, 1, 0, double_dummy=True)
     assert "double_dummy" not in plain and {k: v for k, v in measured.items() if k != "double_dummy"} == plain
-    assert measured["double_dummy"] == {"measure": "tricks", "value": 2, "lost": [1, 1, 0], "cards": [9, 9, 9]}
+    assert measured["double_dummy"] == {"measure": "tricks", "value": 2, "lost": [1, 1, 0], "cards": [9, 9, 9],
+                                        "from_trick": 1}
 
 
 def test_solve_a_scenario_from_a_later_trick(capsys):

@@ -18,6 +18,8 @@ KEY_DOCS: dict[str, str] = {
     'families.*.doc': 'the family in words (for the rulebook)',
     'options.*.default': 'the choice taken when none is given',
     'options.*.choices': 'the list of choices, or a map of choice -> patch applied when it is chosen',
+    'options.*.range.min': 'the smallest number the option takes',
+    'options.*.range.max': 'the largest number the option takes',
     'players': 'seats at the table',
     'sit_out.who': 'expression of `dealer` and `seats`: the seats sitting out',
     'direction': 'which way play goes round the table',
@@ -76,6 +78,8 @@ KEY_DOCS: dict[str, str] = {
     'carried:start': 'its value in the first deal of a session',
     'carried:type': 'int, bool, str, suit or list (of numbers), when the start value does not tell it',
     'carried:once': 'fixed by the first set: that gives it a value (a value fixed once)',
+    'carried:by_seat': ('a list with one number per seat of the table, by seat (the rulebook shows its changes seat '
+                        'by seat)'),
     'carried:doc': 'the value in words',
     'ranking:by': 'the suit attribute whose value picks the order list (e.g. colour)',
     'ranking:trumps': 'trump orders by suit (or by attribute value), high to low; names and ranks allowed',
@@ -123,7 +127,8 @@ KEY_DOCS: dict[str, str] = {
                       "of the first card led, one trump_allowed allows if the leader holds one), turn_up (the suit of "
                       "the deal's turned card, `deal.turn_up`), or {fixed: SUIT}",
     'contract:trump.fixed': 'the fixed trump suit',
-    'contract:compulsory': 'a seat for which it holds may not pass while it may still bid this contract',
+    'contract:compulsory': ('a seat for which it holds may not pass, nor bid or hold below this contract, while it '
+                            'may still bid it (of several that bind it, the highest counts)'),
     'contract:trump_after_exchange': 'trumps are named after the exchange',
     'contract:expose.who': 'the seat, or the seats, whose hands are laid open',
     'contract:lay_away.count': 'how many cards every seat lays away before play (no talon)',

@@ -30,10 +30,11 @@ def options_section(b: Any) -> None:
                   f"a choice changes.")
     docs = spec.data.get("options") or {}
     rows = []
-    for key, choices in spec.choices.items():
+    for key in spec.choices:
         doc = " ".join(str((docs.get(key) or {}).get("doc", "")).split())
         chosen = spec.options[key]
-        rest = [fmt_value(v) for v in choices if v != chosen]
+        rng = spec.ranges.get(key)
+        rest = [fmt_value(v) for v in spec.listed(key) if v != chosen] + ([rng.text()] if rng else [])
         default = fmt_value(spec.defaults[key])
         status = " (the default)" if chosen == spec.defaults[key] else f" (default {default})"
         rows.append([key, cap(doc) if doc else "—", fmt_value(chosen) + status, ", ".join(rest) or "—"])

@@ -59,8 +59,9 @@ def auction(b: Builder) -> None:
     he = w.phraser(bidder="he")
     for c in r.contracts:
         if c.compulsory is not None and c in b.occurs and b.holds(c.compulsory.text) is not False:
-            s.rule(f"compulsory.{c.name}", f"{c.title} is compulsory: a player may not pass, as long as he may still "
-                                           f"bid it, when {he(c.compulsory.text)}.", c.compulsory.text)
+            s.rule(f"compulsory.{c.name}", f"{c.title} is compulsory: a player may not pass, nor bid or hold below it, "
+                                           f"as long as he may still bid it, when {he(c.compulsory.text)}.",
+                   c.compulsory.text)
     if a.get("raise"):
         when = a.get("raise_when")
         s.rule("raise", "The winner of the bidding may then name a higher contract instead"

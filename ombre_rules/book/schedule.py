@@ -115,8 +115,8 @@ class Roles:
 
 
 def carried(rules: Any, st: Any, order: list[int], words: Any) -> str:
-    """The session's values a settled deal changes for the next one, in words: a value kept per seat as the
-    change of each role's, any other as its new value (`the NAME: VALUE`)."""
+    """The session's values a settled deal changes for the next one, in words: a value kept by seat
+    (`by_seat`) as the change of each role's, any other as its new value (`the NAME: VALUE`)."""
     carry = rules.carry
     if carry is None:
         return ""
@@ -126,7 +126,7 @@ def carried(rules: Any, st: Any, order: list[int], words: Any) -> str:
         if before == after:
             continue
         what = words.terms.get(name) or name.replace("_", " ")
-        if isinstance(after, list) and len(after) == rules.players and all(type(x) is int for x in after):
+        if name in carry.by_seat and isinstance(after, list) and len(after) == rules.players:
             old = list(before) + [0] * (len(after) - len(before))
             out.append(f"{what} " + " · ".join(_signed(after[s] - old[s]) for s in order))
         else:

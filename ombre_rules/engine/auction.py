@@ -30,9 +30,11 @@ class AuctionStage(Fields):
             acts.remove(r.A_PASS)
         if r.bid_conditions:
             acts = [a for a in acts if a == r.A_PASS or self._bid_allowed(a)]
-        if r.compulsory and r.A_PASS in acts and self._compelled(acts):
-            acts.remove(r.A_PASS)
-        if self._may_hold(False):
+        floor = self._compelled_floor(acts) if r.compulsory else 0
+        if floor:
+            levels = self.bid_levels
+            acts = [a for a in acts if a != r.A_PASS and levels[a - r.A_BID] >= floor]
+        if self._may_hold(False) and self.high_level >= floor:
             acts.append(r.A_HOLD)
         return acts
 
@@ -57,6 +59,9 @@ class AuctionStage(Fields):
     def _apply_auction(self, a: int) -> None:
         """Pass, a bid above the high one, or hold; IllegalActionError otherwise."""
         r = self.rules
+        if r.compulsory and a not in self._legal_auction():
+            self._illegal(a)
+            return
         if a in self.round_bids[self.high_level] and self._bid_ok(a) and \
                 (a == r.A_PASS or not r.bid_conditions or self._bid_allowed(a)):
             self._bid(a)
@@ -79,15 +84,16 @@ class AuctionStage(Fields):
         """A pass or bid of the round is refused only to a forced seat: an overcalled one may not bid, one
         forced to choose a contract may not pass."""
         if a == self.rules.A_PASS:
-            return not (self.round_no and self._must_choose()) and \
-                not (self.rules.compulsory and a not in self._legal_auction())
+            return not (self.round_no and self._must_choose())
         return not self._forced()
 
-    def _compelled(self, acts: list[int]) -> bool:
-        """Whether the seat to move must bid: a compulsory contract it meets the condition of is among its bids."""
+    def _compelled_floor(self, acts: list[int]) -> int:
+        """The lowest bid level open to the seat to move when it must bid: the highest level of the compulsory
+        contracts among its bids whose condition it meets (it may then neither pass nor bid or hold below);
+        0 when none binds it."""
         r = self.rules
-        return any(r.A_BID + c.index in acts and c.compulsory is not None and self.eval(c.compulsory)
-                   for c in r.compulsory)
+        return max((self.bid_levels[c.index] for c in r.compulsory if r.A_BID + c.index in acts
+                    and c.compulsory is not None and self.eval(c.compulsory)), default=0)
 
     def _may_hold(self, forced: bool) -> bool:
         """Whether the seat to move may take over the high bid at its level: it bids earlier, or it is forced

@@ -23,7 +23,7 @@ def build_carry(rs: Ruleset) -> None:
     rs.carry = None
     if not decl:
         return
-    names, types, once, start = [], [], [], []
+    names, types, once, start, by_seat = [], [], [], [], []
     empty = Carry((), (), (), (), rs.deck.suit_by_name)
     for name, d in decl.items():
         path = ("session", "carry", name)
@@ -39,6 +39,12 @@ def build_carry(rs: Ruleset) -> None:
             rs._errors.append(SpecError(f"session value '{name}' needs a type (one of {', '.join(TYPES)}): its "
                                         f"start value {shown} does not tell it", rs.loc(path)))
             continue
+        if d.get("by_seat") and word != "list":
+            rs._errors.append(SpecError(f"session value '{name}' is kept by seat, so it must be a list (not {word})",
+                                        rs.loc(path + ("by_seat",))))
+            continue
+        if d.get("by_seat"):
+            by_seat.append(name)
         once_only = bool(d.get("once", False))
         if "start" not in d:
             v = None if once_only else _EMPTY[word]
@@ -52,7 +58,8 @@ def build_carry(rs: Ruleset) -> None:
         once.append(once_only)
         start.append(value)
         rs.namespace.carried_vals[name] = _val(name, TYPES[word], value)
-    rs.carry = Carry(tuple(names), tuple(types), tuple(once), tuple(start), rs.deck.suit_by_name)
+    rs.carry = Carry(tuple(names), tuple(types), tuple(once), tuple(start), rs.deck.suit_by_name,
+                     frozenset(by_seat))
     rs.namespace.carried.update({n: (i, t) for i, (n, t) in enumerate(zip(names, types, strict=True))})
 
 

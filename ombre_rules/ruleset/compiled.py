@@ -128,6 +128,7 @@ class Carry:
     once: tuple[bool, ...]
     start: tuple[Any, ...]
     suits: dict[str, Suit]
+    by_seat: frozenset[str] = frozenset()  # the lists that hold one number per seat of the table, by seat
 
     def index(self, name: str) -> int:
         return self.names.index(name)

@@ -3,6 +3,7 @@ differences, the contracts (paired shares and which contract each deal became), 
 rule coverage and each variant's details."""
 from __future__ import annotations
 
+from ..solve.analysis import JUDGED_CARDS
 from .doc import Doc
 from .paired import PAIRED
 from .stats import PASSED_OUT, position_names
@@ -91,9 +92,10 @@ def bots(doc: Doc, a: dict) -> None:
     if dd:
         doc.p(f"Strength measured in this run, on each variant's first {judged:,} deals (--strength; "
               "--double-dummy judges every deal): what each bot's cards lost against the best play with every hand "
-              "open (double-dummy), from each deal's first card, in the variant's measure; 0 is perfect play "
-              "with the cards seen. A deal is skipped when its search passes the node limit or its contract's "
-              "aim is not known.")
+              f"open (double-dummy), from each deal's first card (in a deal of more than {JUDGED_CARDS} cards in the "
+              f"hands, from the first trick at which {JUDGED_CARDS} are left), in the variant's measure; 0 is "
+              "perfect play with the cards seen. A deal is skipped when its search passes the node limit or its "
+              "contract's aim is not known.")
         doc.table(["variant", "player", "measure", "lost per card", "lost per deal", "deals measured", "skipped"],
                   [[v, nm, ", ".join(d["measure"]) or "-", ci_mean(d["lost_per_card"], ".4f"),
                     ci_mean(d["lost_per_deal"], ".3f"), f"{d['measured']:,}", f"{d['skipped']:,}"] for v, nm, d in dd])

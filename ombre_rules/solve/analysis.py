@@ -25,7 +25,10 @@ from .search import SearchLimit, Solver
 INF = 1 << 30
 # the nodes a whole deal's judging may search (every card's position), by whether the kernel is on: in C a
 # million nodes take a fraction of a second, in Python several seconds
-DEAL_LOSS_NODES = {True: 30_000_000, False: 1_000_000}
+DEAL_LOSS_NODES = {True: 3_000_000, False: 1_000_000}
+# a deal of more cards in the hands than this is judged from the first trick at which no more are left: a full
+# deal of 52 cards (13 tricks of four) passes any such budget, its last 8 tricks stay within it
+JUDGED_CARDS = 32
 
 
 def auto_measure(rules) -> str:
@@ -225,16 +228,21 @@ def explain(analyst: Analyst, state, actions: list[int]) -> list[CardVerdict]:
     return out
 
 
-def deal_loss(done, max_nodes: int | None = None) -> dict | None:
-    """How well a finished deal was played: from its first card, the double-dummy total of the declarer's
-    side, the measure, and per seat what its cards lost against the double-dummy best (`explain`, summed)
-    and how many cards it played.
-    None when no card was played, when the judging needed more than `max_nodes` nodes (default
+def deal_loss(done, max_nodes: int | None = None, max_cards: int = JUDGED_CARDS) -> dict | None:
+    """How well a finished deal was played: from its first card (or, with more than `max_cards` cards in the
+    hands, from the first trick at which no more are left: `from_trick`), the double-dummy total of the
+    declarer's side, the measure, and per seat what its cards lost against the double-dummy best (`explain`,
+    summed) and how many cards it played.
+    None when no card was judged, when the judging needed more than `max_nodes` nodes (default
     `DEAL_LOSS_NODES`), or when the contract's aim is not known."""
     if max_nodes is None:
         max_nodes = DEAL_LOSS_NODES[kernel.ON]
     s, i = play_start(done)
     hist = done.history
+    while (s.phase in (PLAY, XPLAY) and i < len(hist)
+           and (s.trick or sum(h.bit_count() for h in s.hands) > max_cards)):
+        s.apply(hist[i])
+        i += 1
     if s.phase not in (PLAY, XPLAY):
         return None
     lost = [0] * s.n
@@ -247,4 +255,5 @@ def deal_loss(done, max_nodes: int | None = None) -> dict | None:
             cards[v.seat] += 1
     except (SearchLimit, AimUnknown):
         return None
-    return {"measure": an.measure, "value": value, "lost": lost, "cards": cards}
+    return {"measure": an.measure, "value": value, "lost": lost, "cards": cards,
+            "from_trick": len(s.trick_log) + 1}

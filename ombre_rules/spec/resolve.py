@@ -9,7 +9,7 @@ import copy
 import hashlib
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -18,6 +18,7 @@ import yaml
 from ..errors import Loc, OmbreError, SpecError, did_you_mean, quoted
 from ..resources import variants_dir
 from . import schema
+from .ranges import Range, accepted_text, in_range, read_range, representatives
 from .yamlpos import PositionedDoc, encodable, load_file
 
 MAX_VARIANT_CHARS = 2000  # a variant string (a name and its options)
@@ -34,9 +35,19 @@ class ResolvedSpec:
     doc: PositionedDoc
     options: dict[str, Any]
     defaults: dict[str, Any]
-    choices: dict[str, list[Any]]
+    choices: dict[str, list[Any]]  # per option its choices; with a range, those listed, its ends and the default
     variant: str
     digest: str
+    ranges: dict[str, Range] = field(default_factory=dict)  # options that also take any whole number in a range
+
+    def listed(self, key: str) -> list[Any]:
+        """The choices of option `key` outside its range (all of them, without a range)."""
+        rng = self.ranges.get(key)
+        return [c for c in self.choices[key] if rng is None or c not in rng]
+
+    def accepted(self, key: str) -> str:
+        """What option `key` accepts, in words (`0, 25, or a whole number from 50 to 100`)."""
+        return accepted_text(self.listed(key), self.ranges.get(key), fmt_value)
 
     @property
     def data(self) -> dict:
@@ -237,12 +248,12 @@ def _typed(key: str) -> Any:
     return v if isinstance(v, (str, int, bool)) else key
 
 
-def _match(value: Any, choices: list[Any]) -> Any:
+def _match(value: Any, choices: list[Any], rng: Range | None = None) -> Any:
     text = fmt_value(value).lower()
     for c in choices:
         if fmt_value(c).lower() == text:
             return c
-    return None
+    return in_range(value, rng)
 
 
 def resolve(variant: str, selections: dict[str, str] | None = None,
@@ -261,14 +272,19 @@ def resolve(variant: str, selections: dict[str, str] | None = None,
     options: dict[str, Any] = {}
     defaults: dict[str, Any] = {}
     all_choices: dict[str, list[Any]] = {}
+    ranges: dict[str, Range] = {}
     for key, spec in opts_spec.items():
-        raw = spec["choices"]
+        raw = spec.get("choices") or []
         choices = [_typed(str(k)) for k in raw] if isinstance(raw, dict) else list(raw)
-        all_choices[key] = choices
-        default = _match(spec["default"], choices)
+        rng = read_range(doc, key, spec)
+        default = _match(spec["default"], choices, rng)
         if default is None:
             raise SpecError(f"default '{fmt_value(spec['default'])}' of option '{key}' is not one of its choices "
-                            f"({', '.join(fmt_value(c) for c in choices)})", doc.loc(("options", key, "default")))
+                            f"({accepted_text(choices, rng, fmt_value)})", doc.loc(("options", key, "default")))
+        if rng is not None:
+            ranges[key] = rng
+            choices = representatives(choices, rng, default)
+        all_choices[key] = choices
         defaults[key] = options[key] = default
         if len(choices) > MAX_CHOICES:
             raise SpecError(f"option '{key}' has {len(choices)} choices, more than {MAX_CHOICES}: check compiles the "
@@ -287,14 +303,16 @@ def resolve(variant: str, selections: dict[str, str] | None = None,
             hint = did_you_mean(key, opts_spec) or (f" (options: {', '.join(opts_spec)})" if opts_spec else
                                                     " (this variant has no options)")
             raise SpecError(f"unknown option '{key}' for variant '{doc.data.get('id', name)}'{hint}")
-        v = _match(value, all_choices[key])
+        v = _match(value, all_choices[key], ranges.get(key))
         if v is None:
+            rng = ranges.get(key)
+            listed = [c for c in all_choices[key] if rng is None or c not in rng]
             raise SpecError(f"'{fmt_value(value)}' is not a choice of option '{key}' "
-                            f"(choices: {', '.join(fmt_value(c) for c in all_choices[key])})")
+                            f"(choices: {accepted_text(listed, rng, fmt_value)})")
         options[key] = v
     merged = _Merged(doc)
     for key, spec in opts_spec.items():
-        raw = spec["choices"]
+        raw = spec.get("choices")
         if not isinstance(raw, dict):
             continue
         for k in raw:
@@ -309,4 +327,4 @@ def resolve(variant: str, selections: dict[str, str] | None = None,
     body = {k: v for k, v in final.data.items() if k not in ("title", "sources", "aliases")}
     body["_options"] = {k: fmt_value(v) for k, v in options.items()}
     digest = hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()[:16]
-    return ResolvedSpec(final, options, defaults, all_choices, canonical, digest)
+    return ResolvedSpec(final, options, defaults, all_choices, canonical, digest, ranges)

@@ -91,8 +91,10 @@ class Catalog:
         d = spec.data
         options = []
         for k, o in (d.get("options") or {}).items():
+            rng = spec.ranges.get(k)
             options.append({"key": k, "doc": o.get("doc", ""), "default": fmt_value(spec.defaults[k]),
-                            "choices": [fmt_value(c) for c in spec.choices[k]]})
+                            "choices": [fmt_value(c) for c in spec.listed(k)],
+                            **({"range": {"min": rng.lo, "max": rng.hi}} if rng else {})})
         return {**out, "id": d["id"], "title": d.get("title", d["id"]), "players": d["players"],
                 "options": options, "aliases": list(d.get("aliases") or []), "base": self._base(entry),
                 "doc": str(d.get("doc") or "")}

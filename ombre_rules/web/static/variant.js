@@ -81,14 +81,26 @@ async function render() {
   }
   const choices = {};
   const canonical = el("code", { class: "canonical", id: "canonical" }, v.variant);
-  const optErr = el("div");
+  const optErr = el("div", { id: "option-errors" });
   const optForm = el("div", { id: "options" });
   for (const o of v.options) {
     const id = `opt-${o.key}`;
     const sel = el("select", { name: o.key, id, "data-option": o.key },
       o.choices.map((c) => el("option", { value: c, selected: c === o.default }, humanize(c) + (c === o.default ? " (default)" : ""))));
-    sel.addEventListener("change", async () => {
-      if (sel.value === o.default) delete choices[o.key]; else choices[o.key] = sel.value;
+    // an option that takes a whole number within a range: a last entry of the list opens a number field
+    const inRange = o.range && !o.choices.includes(o.default);
+    const num = o.range ? el("input", { type: "number", min: String(o.range.min), max: String(o.range.max), step: "1",
+      id: `${id}-number`, "aria-label": `${humanize(o.key)}: a number from ${o.range.min} to ${o.range.max}`,
+      value: inRange ? o.default : String(o.range.min), hidden: inRange ? null : "", style: { width: "6rem" } }) : null;
+    if (o.range) {
+      sel.append(el("option", { value: "", selected: inRange || null },
+        `a number from ${o.range.min} to ${o.range.max}` + (inRange ? ` (default ${o.default})` : "")));
+    }
+    const picked = () => (o.range && sel.value === "" ? String(parseInt(num.value, 10)) : sel.value);
+    const changed = async () => {
+      if (num) num.hidden = sel.value !== "";
+      const value = picked();
+      if (value === o.default) delete choices[o.key]; else choices[o.key] = value;
       optErr.replaceChildren();
       try {
         const r = await api(`/api/variants/${encodeURIComponent(key)}?${optionQuery(choices)}`);
@@ -98,8 +110,11 @@ async function render() {
       } catch (e) {
         optErr.replaceChildren(el("pre", { class: "errors" }, e.message));
       }
-    });
-    optForm.append(el("div", { class: "form-row" }, el("label", { for: id }, humanize(o.key)), sel,
+    };
+    sel.addEventListener("change", changed);
+    if (num) num.addEventListener("change", changed);
+    optForm.append(el("div", { class: "form-row" }, el("label", { for: id }, humanize(o.key)),
+      num ? el("div", { class: "option-range" }, sel, num) : sel,
       o.doc ? el("div", { class: "doc" }, o.doc) : null));
   }
 
