@@ -9,6 +9,7 @@ from typing import Any
 
 from ..envs import name_attr
 from ..errors import did_you_mean
+from ..ruleset.deal import hand_packets
 from .cardwords import Cards, suit_name
 from .model import Book, Section
 from .words import Words, cap, join, plural
@@ -225,13 +226,16 @@ class Builder:
 
     def deal(self) -> None:
         d, s, r = self.data["deal"], self.book.section("deal", "The deal"), self.rules
-        each = sum(d["packets"])
+        each = sum(hand_packets(d))
         dealt = r.active * each
         talon = r.deck.size - dealt if d.get("talon", "rest") == "rest" else int(d["talon"])
-        packets = join([str(p) for p in d["packets"]])
+        packets = join([str(p) for p in hand_packets(d)])
         la = r.lay_away
         dealer_takes = la is not None and la.at_deal and la.take_talon and talon
+        between = _talon_packets(d["packets"])
+        left = talon - sum(p["talon"] for p in d["packets"] if isinstance(p, dict))
         rest = (f"; the last {talon} cards go to the dealer, who so holds {each + talon}." if dealer_takes
+                else f"; {between}" + (f", and the last {left} join it." if left else ".") if between
                 else f"; the other {talon} cards are the talon, face down." if talon else "; nothing is left over.")
         s.rule("packets", f"The dealer gives each player in the deal {each} cards, in packets of {packets}, "
                           f"starting with forehand{rest}")
@@ -257,6 +261,15 @@ class Builder:
         if uses_pool:
             s.rule("pool", f"{cap(self.w.pool)} starts the session with {se.get('pool', 0)} counters and is "
                            f"carried from deal to deal.")
+        fd = se.get("first_dealer")
+        if fd:
+            by = {"suit": "by suit" + (" (by the suits' numbers)" if fd.get("suit_order") == "number" else
+                                       " (in the order the pack lists them)"),
+                  "rank": "by rank"}
+            s.rule("first_dealer", fd.get("doc") or
+                   f"Before the first deal everyone draws a card; the {fd['draw']} card deals "
+                   f"first, compared {', then '.join(by[k] for k in fd.get('by') or ['rank'])}; those who tie draw "
+                   f"again.")
         if se.get("end_when"):
             s.rule("end_when", f"The session ends after a deal when {self.sentence(se, se['end_when'])}"
                    + (f" (after {se['deals'] * 10} deals at most)." if se.get("deals") else "."), se["end_when"])
@@ -291,6 +304,21 @@ class Builder:
                           [[t, c] for t, c in tags.items()])
             if strays:
                 src.rule("strays", f"The file cites sources for sections no rulebook has: {join(strays)}.")
+
+
+def _talon_packets(packets: list) -> str:
+    """The packets dealt to the talon between the seats' packets in words ('' when there is none)."""
+    out, rounds = [], 0
+    for p in packets:
+        if not isinstance(p, dict):
+            rounds += 1
+            continue
+        when = "before the first round" if not rounds else f"after the {_NTH.get(rounds, f'{rounds}th')} round"
+        out.append(f"{when} {plural(p['talon'], 'card')} go face down to the talon")
+    return join(out)
+
+
+_NTH = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}
 
 
 # the sections `cite:` may name in any file, whether or not a book has them (besides each contract.NAME)

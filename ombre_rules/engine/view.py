@@ -150,6 +150,7 @@ def view(state: Fields, seat: int | None, actions: bool = True) -> dict[str, Any
         "variant": r.variant,
         "seat": seat,
         "dealer": state.dealer,
+        "dealer_draw": [{"seat": s, "card": deck.name(c)} for s, c in state.dealer_draw],
         "phase": state.phase_name,
         "to_move": state.current_player,
         "hand": deck.names(state.hands[seat]) if seat is not None else [],

@@ -313,3 +313,23 @@ def test_the_double_dummy_bot_is_offered_and_plays(browser, server, width, heigh
     assert "pimcdd:0.3s" in json.dumps(seats)
     assert errors == []
     page.close()
+
+
+@pytest.mark.parametrize("width, height, name", [(1280, 900, "desktop"), (390, 844, "phone")])
+def test_the_first_deal_shows_the_draw_for_the_dealer(browser, server, width, height, name):
+    """A Préférence table of seed 3: the session's first dealer is drawn (seat 0 the ten of diamonds, seat 1 the
+    eight of clubs, seat 2 the seven of hearts: suit first, so seat 2 deals), and the info box shows the draw."""
+    ctx = browser.new_context(viewport={"width": width, "height": height})
+    errors = []
+    t = ctx.request.post(f"{server.url}/api/tables", data={"variant": "preference", "seed": 3,
+                                                          "seats": ["human", "greedy", "greedy"]}).json()
+    table = server.app.state.tables.tables[t["id"]]
+    assert table.state.dealer == 2 and len(table.state.dealer_draw) == 3
+    page = ctx.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url + t["seats"][0]["url"])
+    page.wait_for_selector("#dealer-draw")
+    assert page.inner_text("#dealer-draw") == "You 10\u2666, Seat 1 · greedy bot 8\u2663, Seat 2 · greedy bot 7\u2665"
+    shot(page, f"dealer-draw-{name}")
+    assert errors == []
+    ctx.close()

@@ -199,6 +199,10 @@ export function infoBox(msg) {
   if (v.partner !== null && v.partner !== undefined) rows.push(["Partner", seatLabel(v.partner, table, you)]);
   if (v.talon_size) rows.push(["Talon", plural(v.talon_size, "card")]);
   rows.push(["Pool", `${v.pool}`]);
+  if ((v.dealer_draw || []).length) {  // the session's first deal: the cards drawn for its dealer, public
+    rows.push(["Drawn to deal", el("span", { id: "dealer-draw" },
+      v.dealer_draw.map((d) => `${seatLabel(d.seat, table, you)} ${cardText(d.card, v.cards)}`).join(", "))]);
+  }
   const cards = (xs) => xs.map((c) => cardText(c, v.cards)).join(" ");
   if (v.my_discards.length) rows.push(["You put away", cards(v.my_discards)]);
   if (v.my_draws.length) rows.push(["You drew", cards(v.my_draws)]);
