@@ -112,7 +112,7 @@ def cmd_play(args) -> int:
     n = rules.players
     if args.human is not None and not 0 <= args.human < n:
         raise OmbreError(f"--human must be a seat from 0 to {n - 1}")
-    if not 0 <= args.dealer < n:
+    if args.dealer is not None and not 0 <= args.dealer < n:
         raise OmbreError(f"--dealer must be a seat from 0 to {n - 1}")
     if args.deals < 1:
         raise OmbreError("--deals must be at least 1")
@@ -125,7 +125,8 @@ def cmd_play(args) -> int:
     if len(names) != n:
         raise OmbreError(f"--players names {len(names)} players; {rules.variant} has {n} seats")
     players = [make_player(nm, args.seed * 1000 + i, rules) for i, nm in enumerate(names)]
-    done = play_table(rules, players, args.human, args.seed, args.dealer, None if args.session else args.deals)
+    done = play_table(rules, players, args.human, args.seed, -1 if args.dealer is None else args.dealer,
+                      None if args.session else args.deals)
     if args.record and done:
         write(args.record, [to_record(s) for s in done])
         if args.record != outfile.STDOUT:
@@ -379,7 +380,8 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("play", help="play a deal (or --deals N) with bots or a person and print its log")
     s.add_argument("variant", metavar="VARIANT|FILE", help="a built-in variant, NAME(key=value,...), or a file")
     s.add_argument("--seed", type=int, default=0, help="seed of the deal and the bots (default 0)")
-    s.add_argument("--dealer", type=int, default=0, help="the dealer's seat (default 0)")
+    s.add_argument("--dealer", type=int, default=None,
+                   help="the dealer's seat (default 0; a session's first dealer by the variant's draw if it has one)")
     s.add_argument("--option", action="append", metavar="KEY=VALUE", help="set a variant option (repeatable)")
     s.add_argument("--players", metavar="P1,P2,...", help="bot per seat (default random)")
     s.add_argument("--human", type=int, metavar="SEAT", help="play this seat yourself at the terminal (type help "

@@ -58,6 +58,8 @@ def to_record(state: State) -> dict[str, Any]:
         "ruleset_hash": r.digest,
         "seed": state.seed,
         "dealer": state.dealer,
+        **({"draw": [{"seat": seat, "card": deck.name(c)} for seat, c in state.dealer_draw]}
+           if state.dealer_draw else {}),
         "pool": exact(state.pool_before),
         **({"session": as_json(r, state.carry)} if r.carry is not None else {}),
         "deal": {"hands": [deck.names(h) for h in state.deal_hands],
@@ -129,7 +131,7 @@ def _amount_error(err: jsonschema.ValidationError) -> jsonschema.ValidationError
     return None
 
 
-_ORDER = ("format", "variant", "ruleset_hash", "seed", "dealer", "pool", "session", "deal", "actions", "result",
+_ORDER = ("format", "variant", "ruleset_hash", "seed", "dealer", "draw", "pool", "session", "deal", "actions", "result",
           "account")
 
 
@@ -197,6 +199,23 @@ def _deal(rules: Ruleset, deal: dict) -> tuple[list[int], list[int], int | None]
     return hands, talon, deck.by_name[turned] if turned is not None else None
 
 
+def _drawn(rules: Ruleset, draw: list[dict]) -> tuple[tuple[int, int], ...]:
+    """A record's draw for the first dealer as (seat, card) pairs: known cards and seats of the table (whether it
+    makes the record's dealer is checked by State)."""
+    if draw and rules.first_draw is None:
+        raise ReplayError(f"record field 'draw': '{rules.variant}' draws for no first dealer")
+    out = []
+    for d in draw:
+        c = rules.deck.by_name.get(d["card"])
+        if c is None:
+            raise ReplayError(f"record field 'draw': unknown card {quoted(d['card'])}"
+                              f"{did_you_mean(d['card'], rules.deck.by_name)}")
+        if d["seat"] >= rules.players:
+            raise ReplayError(f"record field 'draw': {d['seat']} is not a seat of '{rules.variant}'")
+        out.append((d["seat"], c))
+    return tuple(out)
+
+
 def replay(rec: dict, rules: Ruleset | None = None) -> ReplayReport:
     """Re-run a record and check it: same ruleset, same deal from its seed, every action legal, same result,
     same account (every transfer, its label, payer, payee, amount and reason)."""
@@ -214,6 +233,7 @@ def replay(rec: dict, rules: Ruleset | None = None) -> ReplayReport:
     if dealer >= rules.players:
         raise ReplayError(f"record field 'dealer': {dealer} is not a seat of '{rules.variant}' "
                           f"(0 to {rules.players - 1})")
+    dealer_draw = _drawn(rules, rec.get("draw") or [])
     try:
         if seed is not None:
             fresh = State(rules, seed=seed, dealer=dealer)
@@ -221,7 +241,7 @@ def replay(rec: dict, rules: Ruleset | None = None) -> ReplayReport:
                     or turn_up is not None and fresh.turn_up != turn_up:
                 raise ReplayError(f"the deal differs from what seed {seed} deals")
         state = State(rules, seed=seed, dealer=dealer, pool=amount(rec.get("pool")), hands=hands, talon=talon,
-                      session=rec.get("session"), turn_up=turn_up)
+                      session=rec.get("session"), turn_up=turn_up, dealer_draw=dealer_draw)
     except ReplayError:
         raise
     except OmbreError as e:

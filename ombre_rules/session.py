@@ -1,5 +1,6 @@
-"""Sessions: deal after deal with the dealer rotating, the pool and the declared session values carried over,
-a ledger per player, and the session's end (`session.end_when`, `session.close`) where the variant gives one."""
+"""Sessions: the first dealer (seat 0, the one given, or the variant's draw: `session.first_dealer`), deal after
+deal with the dealer rotating, the pool and the declared session values carried over, a ledger per player, and
+the session's end (`session.end_when`, `session.close`) where the variant gives one."""
 from __future__ import annotations
 
 import random
@@ -7,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .engine import State
+from .engine.deal import draw_first_dealer
 from .engine.session_end import SessionClose, close_session, session_over
 from .players import Player, act
 from .ruleset import Ruleset
@@ -18,7 +20,7 @@ class Session:
 
     rules: Ruleset
     seed: int = 0
-    dealer: int = 0
+    dealer: int = -1  # the dealer of the next deal; at the start -1: by the variant's draw, else seat 0
     pool: int = 0
     carried: dict | None = None  # the values of `session.carry` for the next deal, by name (None: the start)
     ledger: list[int] = field(default_factory=list)
@@ -27,13 +29,17 @@ class Session:
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
+        self.dealer_draw: tuple[tuple[int, int], ...] = ()  # the draw for the first dealer, (seat, card) in order
+        if self.dealer < 0 and self.rules.first_draw is not None:
+            self.dealer, self.dealer_draw = draw_first_dealer(self.rules, self.seed)
+        self.dealer = max(self.dealer, 0)
         if not self.ledger:
             self.ledger = [0] * self.rules.players
 
     def new_deal(self) -> State:
         """The next deal: next seed from the session's generator, current dealer, pool and carried values."""
         return State(self.rules, seed=self.rng.getrandbits(32), dealer=self.dealer, pool=self.pool,
-                     session=self.carried)
+                     session=self.carried, dealer_draw=() if self.deals else self.dealer_draw)
 
     def record(self, state: State) -> None:
         """Book a finished deal: ledger, pool, carried values, and the deal passes to the next dealer."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .engine import State
+from .engine.deal import drawn_words
 from .engine.portable import carry_words
 from .engine.settle import PASSED_OUT
 from .errors import OmbreError
@@ -172,9 +173,10 @@ def play_table(rules: Ruleset, players: list, me: int | None, seed: int, dealer:
                ask: Callable[[str], str] = input, say: Callable[[str], None] = print) -> list[State]:
     """Play `deals` deals (one: the deal of `seed`; more: a session seeded by `seed`, the dealer moving round
     and the pool carried over, with a score sheet after; None: the variant's whole session, until its end and
-    with its close). Returns the finished deals (those before a quit)."""
+    with its close). `dealer` -1: seat 0, or for a session the variant's draw (`session.first_dealer`). Returns the
+    finished deals (those before a quit)."""
     if deals == 1:
-        state = State(rules, seed=seed, dealer=dealer)
+        state = State(rules, seed=seed, dealer=max(dealer, 0))
         try:
             play_deal(state, players, me, ask, say)
         except Quit:
@@ -182,6 +184,8 @@ def play_table(rules: Ruleset, players: list, me: int | None, seed: int, dealer:
             return []
         return [state]
     session = Session(rules, seed=seed, dealer=dealer)
+    if session.dealer_draw:
+        say(f"draw for the first dealer: {drawn_words(rules, session.dealer_draw)}")
     of = f" of {deals}" if deals is not None else ""
     while not session.over if deals is None else len(session.deals) < deals:
         say(f"\n=== deal {len(session.deals) + 1}{of}: dealer seat {session.dealer}, pool {session.pool} ===")

@@ -444,3 +444,39 @@ MECHANIC_RUNS += [f"{DATA}/no_auction.yaml(forced={f})" for f in ("fixed", "choo
 def test_each_mechanic_file_keeps_every_invariant(variant):
     outcomes = _run(load(variant), share(1000), 8, views=True, view_every=3)
     assert sum(outcomes.values()) == share(1000)
+
+
+# issue 38's games in YAML alone: random deals of each, and of each other choice of their options
+ISSUE38_OUTCOMES = {
+    "euchre": {"point", "march", "euchre", "lone_march", "all_pass"},
+    "sextille": {"hand_wins", "dealer_wins", "hand_sweep", "dealer_sweep"},
+    "bete": {"won", "bete", "devole", "vole", "all_pass"},
+    "solo-whist": {"won", "lost", "misere_won", "misere_lost", "all_pass"},
+}
+
+
+@pytest.mark.parametrize("variant", sorted(ISSUE38_OUTCOMES))
+def test_issue38_random_deals_keep_every_invariant(variant):
+    outcomes = _run(load(variant), share(2000), 9, views=True, view_every=5)
+    assert sum(outcomes.values()) == share(2000)
+    assert set(outcomes) <= ISSUE38_OUTCOMES[variant]
+    assert len(outcomes) >= 3  # several ways to end were met
+
+
+ISSUE38_OPTION_RUNS = [
+    "euchre(deck=32,target=5,lone_euchre_points=4)", "euchre(all_pass=stick_the_dealer)",
+    "euchre(all_pass=stick_the_dealer,stuck_dealer_may_name_turned=true)", "euchre(dealer_needs_natural_trump=true)",
+    "euchre(going_alone=false)", "euchre(lone_first_lead=left_of_lone_player)", "euchre(stop_when_decided=true)",
+    "sextille(ace=high,follow=head)", "sextille(ace_turned_point=true)", "sextille(stop_when_decided=false)",
+    "sextille(game=target,target=3)",
+    "bete(players=4)", "bete(players=5,deck=36)", "bete(head=highest_so_far)", "bete(must_trump=false)",
+    "bete(devole=encyclopedie)", "bete(king_of_trumps=2)", "bete(stop_when_decided=false)",
+    "solo-whist(stakes=english,english_solo=12)", "solo-whist(abundance_declared_trumps=none)",
+    "solo-whist(all_pass=general_misere)", "solo-whist(stop_when_decided=false)",
+]
+
+
+@pytest.mark.parametrize("variant", ISSUE38_OPTION_RUNS)
+def test_each_issue38_option_keeps_every_invariant(variant):
+    outcomes = _run(load(variant), share(500), 10, views=True, view_every=5)
+    assert sum(outcomes.values()) == share(500)

@@ -167,7 +167,7 @@ def _same_values(s: State, measure: str, aim: int) -> int:
     return want
 
 
-ENDING = {2: 5, 3: 4, 4: 3, 5: 2}  # cards a hand in the endings, by the seats in a trick
+ENDING = {2: 5, 3: 4, 4: 3, 5: 2, 6: 3}  # cards a hand in the endings, by the seats in a trick
 
 
 @built

@@ -130,5 +130,6 @@ def test_bench_bots_output_shape(capsys):
 def test_bench_bots_variants():
     from ombre_rules.sim.speed import builtin_variants
 
-    assert builtin_variants() == ["boston", "cinquillo", "danish-lhombre", "german-solo", "ombre-a-dos", "ombre",
-                                  "preference", "quadrille", "rocambor", "taroc-lhombre", "tredrille", "tresillo"]
+    assert builtin_variants() == ["bete", "boston", "cinquillo", "danish-lhombre", "euchre", "german-solo",
+                                  "ombre-a-dos", "ombre", "preference", "quadrille", "rocambor", "sextille",
+                                  "solo-whist", "taroc-lhombre", "tredrille", "tresillo"]

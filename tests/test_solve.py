@@ -87,7 +87,7 @@ def minimax(s: State, side: tuple[int, ...], measure: str, aim: int) -> int:
 
 
 # tricks left in the endings the minimax checks, by the number of seats in a trick (it grows as (cards!)^seats)
-ENDING = {2: 5, 3: 4, 4: 3, 5: 2}
+ENDING = {2: 5, 3: 4, 4: 3, 5: 2, 6: 3}
 DEFAULTS = [(p, sel) for p, sel in CHOICES if not sel]
 OPTIONS = [(p, sel) for p, sel in CHOICES if sel]
 

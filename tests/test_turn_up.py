@@ -35,11 +35,12 @@ def test_talon_top_is_the_first_card_of_the_talon_and_public():
 
 def test_dealer_last_is_the_last_card_dealt_to_the_dealer():
     r = rules("dealer_last")
-    # Préférence deals 3, 4, 3 round the table from forehand: the dealer's last card is the 30th card dealt
+    # Préférence deals 3 to each, 2 to the talon, 4 and 3 to each from forehand: the dealer's last card is the
+    # last card dealt
     for dealer in range(3):
         order = shuffled(r.deck.size, 11)
         s = State(r, seed=11, dealer=dealer)
-        assert s.turn_up == order[29]
+        assert s.turn_up == order[31]
         assert s.hands[dealer] >> s.turn_up & 1
         v = s.view((dealer + 1) % 3)
         assert v["turn_up"] == r.deck.name(s.turn_up) and v["turn_up_holder"] == dealer
@@ -54,7 +55,8 @@ def test_dealer_last_is_his_until_played():
         s = State(r, seed=seed, dealer=seed % 3)
         while not s.is_terminal:
             holder, _ = turn_up_place(s)
-            assert holder == (s.dealer if s.hands[s.dealer] >> s.turn_up & 1 else None)
+            # in his hand, or laid away by him out of sight
+            assert holder == (s.dealer if (s.hands[s.dealer] | s.discards[s.dealer]) >> s.turn_up & 1 else None)
             acts = s.legal_actions()
             s.apply(acts[int(rng.random() * len(acts))])
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from ..envs import name_attr
 from ..errors import did_you_mean
+from ..ruleset.deal import hand_packets
 from .cardwords import Cards, suit_name
 from .model import Book, Section
 from .words import Words, cap, join, plural
@@ -101,9 +102,14 @@ class Builder:
         s.rule("direction", f"The deal, the bidding and the play go {DIRECTION.get(d, d)}. Forehand is the player "
                             f"next after the dealer in that direction.")
         if r.teams is not None:
+            ordinal = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"]
+            alternate = all(x % len(r.teams) == team[0] % len(r.teams) for team in r.teams for x in team)
             s.rule("teams", "They play in fixed partnerships, the same in every deal: " + " against ".join(
-                join([f"seat {x}" for x in team]) for team in r.teams) + ".")
-            s.rule("roles", f"The highest bidder becomes {w.declarer}; his partners play his contract with him, "
+                "the " + join([ordinal[x] if x < len(ordinal) else f"{x + 1}th" for x in team]) + " players"
+                for team in r.teams) + " in the order of the seats"
+                + ("; partners sit alternately round the table." if alternate else "."))
+            who = "The player who must play" if r.auction.form == "none" else "The highest bidder"
+            s.rule("roles", f"{who} becomes {w.declarer}; his partners play his contract with him, "
                             f"against the other partnership{'s' if len(r.teams) > 2 else ''}, {w.defenders}.")
         else:
             s.rule("roles", f"The highest bidder becomes {w.declarer} and plays his contract against the others, "
@@ -220,16 +226,27 @@ class Builder:
 
     def deal(self) -> None:
         d, s, r = self.data["deal"], self.book.section("deal", "The deal"), self.rules
-        each = sum(d["packets"])
+        each = sum(hand_packets(d))
         dealt = r.active * each
         talon = r.deck.size - dealt if d.get("talon", "rest") == "rest" else int(d["talon"])
-        packets = join([str(p) for p in d["packets"]])
+        packets = join([str(p) for p in hand_packets(d)])
         la = r.lay_away
         dealer_takes = la is not None and la.at_deal and la.take_talon and talon
+        between = _talon_packets(d["packets"])
+        left = talon - sum(p["talon"] for p in d["packets"] if isinstance(p, dict))
         rest = (f"; the last {talon} cards go to the dealer, who so holds {each + talon}." if dealer_takes
+                else f"; {between}" + (f", and the last {left} join it." if left else ".") if between
                 else f"; the other {talon} cards are the talon, face down." if talon else "; nothing is left over.")
         s.rule("packets", f"The dealer gives each player in the deal {each} cards, in packets of {packets}, "
                           f"starting with forehand{rest}")
+        turned = {"talon_top": "The top card of the talon is turned face up for every player to see; it stays "
+                               "on the talon unless an exchange takes it.",
+                  "dealer_last": "The dealer's last card is turned face up for every player to see; it stays in "
+                                 "his hand, known to all until he plays it.",
+                  "second_pack": "A card is turned face up from a second pack of the same cards for every player "
+                                 "to see; it is no card of the deal."}.get(d.get("turn_up") or "")
+        if turned:
+            s.rule("turn_up", turned)
         if la is not None and la.at_deal:
             doc = (self.data.get("lay_away") or {}).get("doc")
             s.rule("lay_away", doc or f"Before the bidding the dealer lays {plural(la.count, 'card')} away, face "
@@ -244,6 +261,15 @@ class Builder:
         if uses_pool:
             s.rule("pool", f"{cap(self.w.pool)} starts the session with {se.get('pool', 0)} counters and is "
                            f"carried from deal to deal.")
+        fd = se.get("first_dealer")
+        if fd:
+            by = {"suit": "by suit" + (" (by the suits' numbers)" if fd.get("suit_order") == "number" else
+                                       " (in the order the pack lists them)"),
+                  "rank": "by rank"}
+            s.rule("first_dealer", fd.get("doc") or
+                   f"Before the first deal everyone draws a card; the {fd['draw']} card deals "
+                   f"first, compared {', then '.join(by[k] for k in fd.get('by') or ['rank'])}; those who tie draw "
+                   f"again.")
         if se.get("end_when"):
             s.rule("end_when", f"The session ends after a deal when {self.sentence(se, se['end_when'])}"
                    + (f" (after {se['deals'] * 10} deals at most)." if se.get("deals") else "."), se["end_when"])
@@ -278,6 +304,21 @@ class Builder:
                           [[t, c] for t, c in tags.items()])
             if strays:
                 src.rule("strays", f"The file cites sources for sections no rulebook has: {join(strays)}.")
+
+
+def _talon_packets(packets: list) -> str:
+    """The packets dealt to the talon between the seats' packets in words ('' when there is none)."""
+    out, rounds = [], 0
+    for p in packets:
+        if not isinstance(p, dict):
+            rounds += 1
+            continue
+        when = "before the first round" if not rounds else f"after the {_NTH.get(rounds, f'{rounds}th')} round"
+        out.append(f"{when} {plural(p['talon'], 'card')} go face down to the talon")
+    return join(out)
+
+
+_NTH = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}
 
 
 # the sections `cite:` may name in any file, whether or not a book has them (besides each contract.NAME)

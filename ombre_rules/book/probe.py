@@ -9,7 +9,7 @@ from typing import Any
 
 from ..engine import State
 from ..engine.phases import DONE
-from ..envs import defenders
+from ..envs import defenders, side_of
 from .steer import reach
 
 AS_REACHED = "as reached"  # a situation's trump: the suit the steered deal has
@@ -58,8 +58,10 @@ class Probe:
         self.base = base
         self.declarer = base.declarer
         self.partner = base.partner if base.partner >= 0 else None
+        # the declarer's partners: his called partner, or the rest of his team with `teams`
+        self.mates = [s for s in side_of(base) if s != self.declarer]
         self.defenders = defenders(base)
-        self.sitters = [s for s in range(base.n) if s != self.declarer and s != self.partner
+        self.sitters = [s for s in range(base.n) if s != self.declarer and s not in self.mates
                         and s not in self.defenders]
         self.played = base.phase != DONE
         self.tricks = base.play_hands[self.declarer].bit_count() if self.played and base.play_hands else 0
@@ -91,7 +93,7 @@ class Probe:
         return suits if len(suits) > 1 else [suits[0]] if suits else [AS_REACHED]
 
     def side(self, alone: bool = False) -> list[int]:
-        return [self.declarer] + ([self.partner] if self.partner is not None and not alone else [])
+        return [self.declarer] + ([] if alone else self.mates)
 
     def prepare(self, sit: Situation) -> State:
         """The deal as the situation ends it, but for the pool (`run` puts one in and settles)."""

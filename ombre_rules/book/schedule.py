@@ -89,11 +89,11 @@ class Roles:
 
     def __init__(self, probe: Probe, words: Any) -> None:
         self.probe = probe
-        self.partner = probe.partner
+        self.mates = probe.mates
         self.defenders = probe.defenders
         self.sitters = probe.sitters
         letters = "ABCDEFG"
-        names = [words.declarer] + ([words.partner] if self.partner is not None else [])
+        names = [words.declarer] + [words.partner] * len(self.mates)
         if len(self.defenders) == 1:
             names.append(words.defender)
         else:
@@ -105,7 +105,7 @@ class Roles:
         """The seats in the columns' order for one case (a defender who passed after those who played); from the
         settled deal `st` when its declarer is another (a defender who took the game over)."""
         declarer = st.declarer if st is not None else self.probe.declarer
-        side = [declarer] + ([self.partner] if self.partner is not None else [])
+        side = [declarer] + self.mates
         defs = defenders(st) if st is not None else self.defenders
         if st is not None and st.taken_from >= 0:  # the defender who took over, the one who gave up, the other
             defs = [st.taken_from] + [s for s in defs if s != st.taken_from]

@@ -209,7 +209,7 @@ def table(b: Builder, s: Any, c: Any, g: Schedule) -> None:
         rows.setdefault((case.outcome, case.amounts, case.pool, case.values, case.carry), []).append(case)
     carries = len({case.carry for case in g.cases}) > 1  # a value every deal sets alike (a counter) is not shown
     cols = list(g.roles)
-    n_side = 1 + (1 if len(cols) > 1 and cols[1] == w.partner else 0)
+    n_side = 1 + sum(1 for r in cols[1:] if r == w.partner)
     n_def = sum(1 for r in cols if r.startswith(w.defender))
     same_def = n_def > 1 and all(len({a.text() for a in case.amounts[n_side:n_side + n_def]}) == 1
                                  for case in g.cases)
@@ -247,16 +247,16 @@ def table(b: Builder, s: Any, c: Any, g: Schedule) -> None:
         if len(shown) < len(keys):
             out.append([cap(w.outcome(outcome)), f"… and {len(keys) - len(shown)} more rows like these"]
                        + [""] * (width - 2))
-    heads = [header(cols[0])] + ([header(cols[1])] if n_side == 2 else [])
+    heads = [header(r) for r in cols[:n_side]]
     heads += ["Each defender"] if same_def else [header(r) for r in cols[n_side:n_side + n_def]]
     heads += [header(r) for r in cols[n_side + n_def:]]
     caption = f"{c.title}{_trumps(b, g)}"
-    who = [header(cols[0])] + ([header(cols[1])] if n_side == 2 else []) + \
+    who = [header(r) for r in cols[:n_side]] + \
         (["A", "B", "C", "D", "E"][:n_def] if n_def > 1 else [header(cols[n_side])] if n_def else [])
     s.table(f"table.{c.name}{_trumps(b, g)}", caption,
             ["outcome", f"tricks ({' · '.join(who)})"] + g.labels + heads
             + ([f"{header(w.pool)} after"] if b.pool_used else []) + (["for the next deal"] if carries else []), out)
-    held = "his side held" if n_side == 2 else "he held"
+    held = "his side held" if n_side >= 2 else "he held"
     for dim, (labels, rows2) in g.dims.items():
         what = {"run": f"{c.title}: {w.declarer}'s payment by how many of the highest trumps {held}, without a "
                        f"gap (the table above: none)",

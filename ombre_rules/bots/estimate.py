@@ -337,11 +337,15 @@ def samples(words: list[int], pool: list[int], k: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def contract_reaches(rules, contract, hand: int, unseen: int, talon: int, need: float) -> bool:
+def contract_reaches(rules, contract, hand: int, unseen: int, talon: int, need: float, turn_up: int = -1) -> bool:
     """Whether the tricks the hand should take as declarer of `contract`, counting what an exchange or a demand
-    may bring, reach `need`: with the best trump the declarer may name (the first that reaches it will do), or
-    on average over the trumps that may be turned."""
+    may bring, reach `need`: with the best trump the declarer may name (the first that reaches it will do), on
+    average over the trumps that may be turned, or with the suit of the deal's turned card (`turn_up`, -1: none)
+    for a contract played in it."""
     ts = trump_tables(rules, contract)
+    if contract.trump_mode == "turn_up" and turn_up >= 0:
+        suit = rules.deck.cards[turn_up].suit
+        ts = [tables(rules.context(contract.ranking, suit))]
     lim = contract.exchange.declarer.max_const if contract.exchange is not None else 0
     can = talon if lim is None else min(lim, talon)
     demands = contract.demands

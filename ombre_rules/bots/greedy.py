@@ -100,11 +100,12 @@ def _bid_plan(r, legal: tuple[int, ...], tricks_total, active: int) -> list[tupl
     return plan
 
 
-def _supports(r, c, need: float, allowed: int | None, hand: int, unseen: int, talon: int) -> bool:
+def _supports(r, c, need: float, allowed: int | None, hand: int, unseen: int, talon: int, turn_up: int = -1) -> bool:
     """Whether the hand supports a bid of `c`: its tricks reach `need`, or for a contract played to lose tricks
-    (`allowed`: the most its declarer may take), it can keep to them."""
+    (`allowed`: the most its declarer may take), it can keep to them; `turn_up` is the deal's turned card
+    (-1: none), whose suit a contract with `trump: turn_up` plays."""
     if allowed is None:
-        return contract_reaches(r, c, hand, unseen, talon, need)
+        return contract_reaches(r, c, hand, unseen, talon, need, turn_up)
     return low_estimate(r, c, hand, unseen) <= allowed + LOW_SLACK - learnt(r).extra.get(c.index, 0.0)
 
 
@@ -183,11 +184,12 @@ class GreedyPolicy:
         # the most valuable supported bid of the ladder's kind (the lowest of equal worth), else the lowest
         # supported one of another kind: each tried in that order until one is supported
         for c, need, allowed in _bid_plan(r, tuple(legal), s.tricks_total, s.active):
-            if _supports(r, c, need, allowed, hand, unseen, s.talon):
+            if _supports(r, c, need, allowed, hand, unseen, s.talon, s.turn_up):
                 return r.A_BID + c.index
         high = s.high_bid
         if r.A_HOLD in legal and high is not None and _supports(
-                r, high, _need(r, high, s.tricks_total, s.active), tricks_allowed(r, high), hand, unseen, s.talon):
+                r, high, _need(r, high, s.tricks_total, s.active), tricks_allowed(r, high), hand, unseen, s.talon,
+                s.turn_up):
             return r.A_HOLD
         return r.A_PASS if r.A_PASS in legal else self.rng.choice(legal)
 

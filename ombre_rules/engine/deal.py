@@ -78,6 +78,56 @@ def second_pack_card(n: int, seed: int | None) -> int:
     return int.from_bytes(_shake(key).digest(8), "little") % n
 
 
+def draw_first_dealer(rules: Ruleset, seed: int | None) -> tuple[int, tuple[tuple[int, int], ...]]:
+    """The draw for a session's first dealer (`session.first_dealer`): every seat at the table draws a card from
+    a pack shuffled from SHAKE-128 of the seed, apart from the deals' shuffles, seat 0 first; the seats whose cards
+    tie for best draw again, in seat order, from what is left. (the dealer, the draws as (seat, card) in order)."""
+    fd = rules.first_draw
+    if fd is None:
+        raise OmbreError(f"'{rules.variant}' draws for no first dealer (session.first_dealer)")
+    key = os.urandom(16) if seed is None else b"%d/first dealer" % seed
+    n = rules.deck.size
+    keys = struct.unpack(f"<{n}I", _shake(key).digest(4 * n))
+    pack = sorted(range(n), key=keys.__getitem__)
+    drawn: list[tuple[int, int]] = []
+    seats = list(range(rules.players))
+    while len(seats) > 1 and len(pack) >= len(seats):
+        got = [(s, pack.pop(0)) for s in seats]
+        drawn += got
+        best = max(fd.key[c] for _s, c in got)
+        seats = [s for s, c in got if fd.key[c] == best]
+    return seats[0], tuple(drawn)
+
+
+def drawn_dealer(rules: Ruleset, drawn: list[tuple[int, int]]) -> int:
+    """The dealer a draw given from outside (a record's) makes, checked: seats of the table, cards of the deck,
+    no card twice, rounds of the seats still tied; an OmbreError otherwise."""
+    fd = rules.first_draw
+    if fd is None:
+        raise OmbreError(f"'{rules.variant}' draws for no first dealer (session.first_dealer)")
+    cards = [c for _s, c in drawn]
+    if len(set(cards)) != len(cards) or any(not 0 <= c < rules.deck.size for c in cards):
+        raise OmbreError("the draw for the first dealer names a card twice or a card outside the deck")
+    seats = list(range(rules.players))
+    at = 0
+    while len(seats) > 1 and at + len(seats) <= rules.deck.size:  # a pack used up: the first tied seat
+        got = drawn[at:at + len(seats)]
+        if [s for s, _c in got] != seats:
+            raise OmbreError(f"the draw for the first dealer must go on with seats {seats} in order")
+        at += len(seats)
+        best = max(fd.key[c] for _s, c in got)
+        seats = [s for s, c in got if fd.key[c] == best]
+    if at != len(drawn):
+        raise OmbreError("the draw for the first dealer goes on after one seat has the best card")
+    return seats[0]
+
+
+def drawn_words(rules: Ruleset, drawn: tuple[tuple[int, int], ...]) -> str:
+    """A draw for the first dealer in words: each seat's card in the order drawn, and who deals first."""
+    cards = ", ".join(f"seat {s} {rules.deck.name(c)}" for s, c in drawn)
+    return f"{cards}; seat {drawn_dealer(rules, list(drawn))} deals first"
+
+
 def shuffled(n: int, seed: int | None) -> list[int]:
     """The deck order of a deal: cards sorted by 32-bit keys drawn from SHAKE-128 of the seed (no seed: fresh
     entropy).

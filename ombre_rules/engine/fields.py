@@ -83,6 +83,7 @@ class Fields:
     trump: Suit | None
     turned: int
     turn_up: int  # the card `deal.turn_up` turns face up for the deal (-1: none)
+    dealer_draw: tuple[tuple[int, int], ...]  # a session's first deal: the draw for its dealer, (seat, card) in order
     high: Contract | None
     high_seat: int
     high_level: int

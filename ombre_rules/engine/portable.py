@@ -59,18 +59,19 @@ def reduce_state(state: Fields) -> tuple[Any, ...]:
     remember(r)
     return rebuild, (type(state), r.variant, r.digest, state.dealer, state.pool_before, tuple(state.deal_hands),
                      tuple(state.deal_talon), state.seed, tuple(state.history), as_json(r, state.carry),
-                     state.turn_up if state.turn_up >= 0 else None)
+                     state.turn_up if state.turn_up >= 0 else None, state.dealer_draw)
 
 
 def rebuild(cls: Callable[..., S], variant: str, digest: str, dealer: int, pool: int, hands: tuple[int, ...],
             talon: tuple[int, ...], seed: int | None, history: tuple[int, ...],
-            session: dict[str, Any] | None = None, turn_up: int | None = None) -> S:
+            session: dict[str, Any] | None = None, turn_up: int | None = None,
+            dealer_draw: tuple[tuple[int, int], ...] = ()) -> S:
     """A state (of class `cls`) from its pickled form; the variant must still compile to the same ruleset."""
     r = rules_for(variant)
     if r.digest != digest:
         raise OmbreError(f"variant '{variant}' is not the one this state was saved with (its rules changed)")
     s = cls(r, dealer=dealer, pool=pool, hands=list(hands), talon=list(talon), seed=seed, session=session,
-            turn_up=turn_up)
+            turn_up=turn_up, dealer_draw=dealer_draw)
     for a in history:
         s.apply(a)
     return s

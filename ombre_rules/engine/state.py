@@ -23,7 +23,7 @@ from .auction import AuctionStage
 from .calls import CallStage
 from .carry import start_values
 from .contract import ContractStage
-from .deal import check_deal, dealt_turn_up, given_turn_up, shuffled
+from .deal import check_deal, dealt_turn_up, drawn_dealer, given_turn_up, shuffled
 from .defend import DefendStage
 from .double import DoubleStage
 from .exchange import ExchangeStage
@@ -69,17 +69,23 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
 
     def __init__(self, rules: Ruleset, *, seed: int | None = None, dealer: int = 0, pool: int = 0,
                  hands: list[int] | None = None, talon: list[int] | None = None,
-                 session: dict[str, Any] | tuple[Any, ...] | None = None, turn_up: int | None = None) -> None:
+                 session: dict[str, Any] | tuple[Any, ...] | None = None, turn_up: int | None = None,
+                 dealer_draw: tuple[tuple[int, int], ...] = ()) -> None:
         """`session`: the values carried between deals (`session.carry`) by name, for those not at their start
         (or another deal's `carry_after`, as it is). `turn_up`: with given hands, the card `deal.turn_up` turned
         (the talon's first card need not be given; a dealer's last card or a second pack's must be, unless a
-        seed deals it)."""
+        seed deals it). `dealer_draw`: in a session's first deal, the draw that made its dealer (`session.first_dealer`,
+        checked)."""
         self.rules = rules
         n = self.n = rules.players
         if not 0 <= dealer < n:
             raise OmbreError(f"dealer must be a seat from 0 to {n - 1}, not {dealer}")
         self.dealer = dealer
         self.seed = seed
+        if dealer_draw and drawn_dealer(rules, list(dealer_draw)) != dealer:
+            raise OmbreError(f"the draw for the first dealer makes seat {drawn_dealer(rules, list(dealer_draw))} the "
+                             f"dealer, not seat {dealer}")
+        self.dealer_draw = tuple(dealer_draw)
         if hands is None:  # the deal function gives fresh lists
             order = shuffled(rules.deck.size, seed)
             hands, self.hl, talon = rules.deal(order, dealer)
@@ -375,7 +381,7 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
         after it began to change the state (a deal whose settlement is refused) leaves nothing half-changed."""
         fresh = State(self.rules, dealer=self.dealer, pool=self.pool_before, hands=list(self.deal_hands),
                       talon=list(self.deal_talon), seed=self.seed, session=self.carry,
-                      turn_up=self.turn_up if self.turn_up >= 0 else None)
+                      turn_up=self.turn_up if self.turn_up >= 0 else None, dealer_draw=self.dealer_draw)
         for a in self.history[:n]:
             fresh.apply(a)
         for name in State.__slots__:

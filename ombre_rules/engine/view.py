@@ -150,6 +150,7 @@ def view(state: Fields, seat: int | None, actions: bool = True) -> dict[str, Any
         "variant": r.variant,
         "seat": seat,
         "dealer": state.dealer,
+        "dealer_draw": [{"seat": s, "card": deck.name(c)} for s, c in state.dealer_draw],
         "phase": state.phase_name,
         "to_move": state.current_player,
         "hand": deck.names(state.hands[seat]) if seat is not None else [],
@@ -219,6 +220,7 @@ class Seat:
     tricks_total: int  # tricks a deal has
     talon: int  # cards left in the stock
     high_bid: Contract | None  # the contract of the highest bid so far (None when read without the action list)
+    turn_up: int = -1  # the card turned face up for the deal (deal.turn_up), known to every seat (-1: none)
 
     @property
     def ctx(self) -> Context:
@@ -304,7 +306,7 @@ def seat_facts(state: Fields, seat: int) -> Seat:
     partner = state.partner if state.partner >= 0 and partner_known(state, seat) else None
     return Seat(r, seat, hands[seat], seen, state.contract, state.trump, declarer if declarer >= 0 else None,
                 partner, state.called >= 0 and partner is None, trick, active,
-                (held + gone.bit_count() + len(cur)) // active, len(state.talon), None)
+                (held + gone.bit_count() + len(cur)) // active, len(state.talon), None, state.turn_up)
 
 
 # (seats, sitters, declarer, defenders out) -> each seat's forerunner

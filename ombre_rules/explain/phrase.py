@@ -26,7 +26,8 @@ VARS: dict[str, str] = {
     "trick_winners": "the winners of the tricks so far", "table_seats": "the seats at the table",
     "choice": "the choice", "bidder": "the bidder", "seats": "the number of seats",
     "deals_played": "the number of deals played", "turn_up": "the card turned for the deal",
-    "payer": "the payer", "payee": "the payee",
+    "payer": "the payer", "payee": "the payee", "went_alone": "the declarer went alone",
+    "exchanger": "the exchanging player",
     "none": "none", "true": "true", "false": "false",
 }
 

@@ -25,6 +25,7 @@ from .deal import DealPart
 from .defence import build_alone, build_defence
 from .doubling import build_doubling
 from .families import expand_families
+from .first_dealer import build_first_dealer
 from .mechanics import build_mechanics
 from .play import PlayPart
 from .session_end import build_session_end
@@ -111,6 +112,7 @@ class Ruleset(ActionPart, PlayPart, ContractPart, AuctionPart, RankTables, DealP
         self.compulsory = tuple(c for c in self.contracts if c.compulsory is not None)
         build_settlement(self)
         build_session_end(self)
+        self.first_draw = None  # set once the rank tables exist (build_first_dealer)
         self._contexts = {}
         if self.names_broken:
             return
@@ -135,6 +137,7 @@ class Ruleset(ActionPart, PlayPart, ContractPart, AuctionPart, RankTables, DealP
                 f"cards), more than {MAX_TABLE_WORK:,}: fewer cards, trump suits, rankings or obligations",
                 self.spec.doc.key_loc(("play",))))
             return
+        build_first_dealer(self, lambda: self.context("", None).power)
         self.session = dict(data.get("session") or {})
         self._number_actions()
         if self._errors:  # the deal depends on who sits out

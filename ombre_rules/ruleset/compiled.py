@@ -205,3 +205,13 @@ class SessionEnd:
     end_when: Generated | None  # compiled `(_e, _st) -> bool`, or None: the session ends after `deals` deals
     close: Generated | None  # compiled `(_e, _st) -> None` running the closing payments, or None
     limit: int  # the most deals a session may have, whatever `end_when` says
+
+
+@dataclass(frozen=True)
+class FirstDraw:
+    """Every seat draws a card; the best deals the session's first deal (seats that tie draw again)."""
+
+    highest: bool  # the highest card is best (else the lowest)
+    by: tuple[str, ...]  # what compares the cards, in turn: "suit", "rank"
+    key: tuple[tuple[int, ...], ...]  # per card id: its key, higher is better whichever card is best
+    doc: str | None

@@ -11,6 +11,7 @@ from ..lang import Site
 from ..lang import types as T
 from .base import RulesetBase, _get_path
 from .contracts import CallRules, Contract, ExchangeRules, Limits
+from .deal import hand_packets
 
 
 class ContractPart(RulesetBase):
@@ -110,8 +111,7 @@ class ContractPart(RulesetBase):
 
 def talon_size(rs: RulesetBase) -> int:
     """The cards the deal leaves in the talon."""
-    packets: list[int] = rs.spec.data["deal"]["packets"]
-    return rs.deck.size - sum(packets) * rs.active
+    return rs.deck.size - sum(hand_packets(rs.spec.data["deal"])) * rs.active
 
 
 def _take_count(value: Any, big: int) -> int:

@@ -1,6 +1,6 @@
 """Seats and dealing: who sits a deal out (`sit_out.who`), the fixed partnerships (`teams`), the ring and order
 of play of the seats that take part, and the generated function that deals a shuffled deck in `deal.packets`
-with a `deal.talon`."""
+(a packet to each seat in turn, or one to the talon between them) with a `deal.talon`."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -22,6 +22,11 @@ class _SeatsEnv:
         self.seats = seats
 
 
+def hand_packets(deal: dict) -> list[int]:
+    """`deal.packets` without the packets dealt to the talon: the cards each seat gets, packet by packet."""
+    return [k for k in deal["packets"] if not isinstance(k, dict)]
+
+
 class DealPart(RulesetBase):
     """The ruleset's part that fixes the seats of each deal and how it is dealt."""
 
@@ -32,8 +37,13 @@ class DealPart(RulesetBase):
         n = self.active
         packets = self.spec.data["deal"]["packets"]
         per_seat: list[list[int]] = [[] for _ in range(n)]
+        talon_at: list[int] = []  # the deck positions of the talon's cards, in the order they are dealt
         pos = 0
         for k in packets:
+            if isinstance(k, dict):  # a packet to the talon, between the seats' packets
+                talon_at += range(pos, pos + k["talon"])
+                pos += k["talon"]
+                continue
             for rel in range(n):
                 per_seat[rel] += list(range(pos, pos + k))
                 pos += k
@@ -41,9 +51,13 @@ class DealPart(RulesetBase):
             raise SpecError(f"the deal gives out {pos} cards; the deck has {self.deck.size}",
                             self.loc(("deal", "packets")))
         talon = self.spec.data["deal"].get("talon", "rest")
-        if talon != "rest" and pos + int(talon) != self.deck.size:
-            raise SpecError(f"the deal gives out {pos} cards and a talon of {talon}; the deck has "
-                            f"{self.deck.size}", self.loc(("deal", "talon")))
+        if talon != "rest" and len(talon_at) + self.deck.size - pos != int(talon):
+            between = f" to the seats, {len(talon_at)} to the talon between them," if talon_at else ""
+            raise SpecError(f"the deal gives out {pos - len(talon_at)} cards{between} and a talon of "
+                            f"{talon}; the deck has {self.deck.size}", self.loc(("deal", "talon")))
+        talon_at += range(pos, self.deck.size)  # what is left after the last packet ends the talon
+        rest = (f"d[{pos}:]" if talon_at == list(range(pos, self.deck.size))
+                else "[" + ", ".join(f"d[{i}]" for i in talon_at) + "]")
         env = {"_B": [1 << c for c in range(self.deck.size)], "_s": sorted}
         by_dealer: list[Callable[[list[int]], tuple[list[int], list[list[int]], list[int]]]] = []
         self.turn_up_at = []
@@ -51,24 +65,24 @@ class DealPart(RulesetBase):
             # the packets go round the seats that play, from the one after the dealer
             order = self.orders[dealer][self.rings[dealer][dealer]]
             own = [per_seat[order.index(s)] if s in order else [] for s in range(self.players)]
-            self.turn_up_at.append(self._turn_up_at(own[dealer], pos))
+            self.turn_up_at.append(self._turn_up_at(own[dealer], talon_at))
             masks = ", ".join("|".join(f"_B[d[{i}]]" for i in idx) or "0" for idx in own)
             lists = ", ".join("_s([" + ", ".join(f"d[{i}]" for i in idx) + "])" for idx in own)
-            by_dealer.append(eval(f"lambda d: ([{masks}], [{lists}], d[{pos}:])", env))  # noqa: S307 - integers only
+            by_dealer.append(eval(f"lambda d: ([{masks}], [{lists}], {rest})", env))  # noqa: S307 - integers only
 
         def deal(deck: list[int], dealer: int) -> tuple[list[int], list[list[int]], list[int]]:
             return by_dealer[dealer](deck)
         return deal
 
-    def _turn_up_at(self, dealer_own: list[int], talon_at: int) -> int:
+    def _turn_up_at(self, dealer_own: list[int], talon_at: list[int]) -> int:
         """Where in the deck order the card `deal.turn_up` turns lies, for one dealer: the first of the talon
         (talon_top), the last card dealt to the dealer (dealer_last); -1 for none or a second pack's card."""
         kind = self.turn_up_from
         if kind == "talon_top":
-            if talon_at >= self.deck.size:
+            if not talon_at:
                 raise SpecError("deal.turn_up is talon_top but the deal leaves no talon",
                                 self.loc(("deal", "turn_up")))
-            return talon_at
+            return talon_at[0]
         if kind == "dealer_last":
             if not dealer_own:
                 raise SpecError("deal.turn_up is dealer_last but the dealer sits out and gets no cards",

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
         Demands,
         Doubling,
         Excuse,
+        FirstDraw,
         LayAway,
         Opening,
         SessionEnd,
@@ -91,6 +92,7 @@ class RulesetFields:
     ante: Generated | None
     ante_static: bool  # the ante depends on the seats alone
     session_end: SessionEnd | None
+    first_draw: FirstDraw | None  # `session.first_dealer` (first_dealer.py): the draw for the first dealer
     seat_cache: dict[Any, Any]  # values that depend only on the seats, by (expression, dealer) and the like
     # -- actions (actions.py)
     A_DISCARD: int

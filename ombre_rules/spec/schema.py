@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from functools import lru_cache
+from typing import Any
 
 import jsonschema
 
@@ -53,7 +54,7 @@ def describe(err: jsonschema.ValidationError) -> tuple[str, tuple]:
         want = " or ".join(want) if isinstance(want, list) else want
         return f"{_where(path)} must be {want}, not {json.dumps(inst)[:40]}", path
     if kind in ("oneOf", "anyOf"):
-        return f"{_where(path)}: {json.dumps(inst)[:60]} is not a valid value here", path
+        return _alternatives(err, path)
     if kind == "const":
         return f"{_where(path)} must be {json.dumps(err.validator_value)}, not {json.dumps(inst)[:40]}", path
     if kind in ("maxLength", "maxItems", "maxProperties"):
@@ -61,6 +62,22 @@ def describe(err: jsonschema.ValidationError) -> tuple[str, tuple]:
     msg = err.message.replace("\n", " ")
     msg = msg if len(msg) <= 160 else msg[:157] + "..."
     return f"{_where(path)}: {msg[:1].lower() + msg[1:]}", path
+
+
+def _alternatives(err: jsonschema.ValidationError, path: tuple) -> tuple[str, tuple]:
+    """A value that fits none of the alternatives: when each alternative names its type, the types wanted (none
+    of them fits), or what is wrong within the one alternative of the value's type."""
+    inst: Any = err.instance
+    alts = err.validator_value if isinstance(err.validator_value, list) else []
+    types = [a["type"] for a in alts if isinstance(a, Mapping) and isinstance(a.get("type"), str)]
+    if alts and len(types) == len(alts):
+        fitting = [i for i, t in enumerate(types) if validator().is_type(inst, t)]
+        if not fitting:
+            return f"{_where(path)} must be {' or '.join(types)}, not {json.dumps(inst)[:40]}", path
+        inner = [e for e in err.context or () if len(fitting) == 1 and e.relative_schema_path[0] == fitting[0]]
+        if inner:
+            return describe(inner[0])
+    return f"{_where(path)}: {json.dumps(inst)[:60]} is not a valid value here", path
 
 
 def check(doc: PositionedDoc, unknown: list[OmbreError] | None = None) -> None:

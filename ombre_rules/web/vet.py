@@ -179,3 +179,15 @@ def vet(path: str, base: str | None = None) -> Verdict:
         if proc.is_alive():
             proc.kill()
         proc.join(5)
+
+
+def _warm() -> None:
+    """Build the expression parser here, once: the fork server imports this module before it forks the checks,
+    so each check starts with the parser built (building it costs most of a second, which counted against an
+    upload's first step)."""
+    from ..lang.compiler import parser
+
+    parser()
+
+
+_warm()

@@ -313,3 +313,53 @@ def test_the_double_dummy_bot_is_offered_and_plays(browser, server, width, heigh
     assert "pimcdd:0.3s" in json.dumps(seats)
     assert errors == []
     page.close()
+
+
+@pytest.mark.parametrize("width, height, name", [(1280, 900, "desktop"), (390, 844, "phone")])
+def test_the_first_deal_shows_the_draw_for_the_dealer(browser, server, width, height, name):
+    """A Préférence table of seed 3: the session's first dealer is drawn (seat 0 the ten of diamonds, seat 1 the
+    eight of clubs, seat 2 the seven of hearts: suit first, so seat 2 deals), and the info box shows the draw."""
+    ctx = browser.new_context(viewport={"width": width, "height": height})
+    errors = []
+    t = ctx.request.post(f"{server.url}/api/tables", data={"variant": "preference", "seed": 3,
+                                                          "seats": ["human", "greedy", "greedy"]}).json()
+    table = server.app.state.tables.tables[t["id"]]
+    assert table.state.dealer == 2 and len(table.state.dealer_draw) == 3
+    page = ctx.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url + t["seats"][0]["url"])
+    page.wait_for_selector("#dealer-draw")
+    assert page.inner_text("#dealer-draw") == "You 10\u2666, Seat 1 · greedy bot 8\u2663, Seat 2 · greedy bot 7\u2665"
+    shot(page, f"dealer-draw-{name}")
+    assert errors == []
+    ctx.close()
+
+
+@pytest.mark.parametrize("width, height, name", [(1280, 900, "desktop"), (390, 844, "phone")])
+def test_the_card_turned_for_the_deal_is_shown_to_everyone(browser, server, width, height, name):
+    """A Euchre table of seed 21 (seat 0 deals and is a person): the upcard, turned from the rest of the pack,
+    lies face up beside the talon and is named in the info box, for the seat and for a spectator alike."""
+    ctx = browser.new_context(viewport={"width": width, "height": height})
+    errors = []
+    t = ctx.request.post(f"{server.url}/api/tables", data={"variant": "euchre", "seed": 21,
+                                                          "seats": ["human", "greedy", "greedy", "greedy"]}).json()
+    table = server.app.state.tables.tables[t["id"]]
+    state = table.state
+    assert state.dealer == 0
+    card = state.rules.deck.name(state.turn_up)
+    assert card == "JS"
+    for url in (t["seats"][0]["url"], t["spectator"]):
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(server.url + url)
+        page.wait_for_selector("#turn-up")
+        text = page.inner_text("#turn-up")
+        # on the talon until the dealer takes it up: then his
+        assert text in ("J\u2660 (on the talon)", "J\u2660 (You hold it)" if url != t["spectator"] else
+                        "J\u2660 (Seat 0 holds it)"), text
+        if text.endswith("(on the talon)"):
+            assert page.inner_text("#turn-up-card").split("\n")[-1] == "turned up"
+        shot(page, f"turn-up-{name}-{'seat' if url != t['spectator'] else 'spectator'}")
+        page.close()
+    assert errors == []
+    ctx.close()

@@ -92,6 +92,9 @@ export function trickArea(msg, page) {
   }
   const centre = [];
   if (v.turned) centre.push(el("div", { class: "play" }, cardEl(v.turned, v.cards, table.suits), el("span", {}, "turned up")));
+  else if (v.turn_up && v.turn_up_on_talon) {  // the card turned for the deal, still on the talon: public
+    centre.push(el("div", { class: "play", id: "turn-up-card" }, cardEl(v.turn_up, v.cards, table.suits), el("span", {}, "turned up")));
+  }
   if (v.talon_size) centre.push(el("div", { class: "play" }, el("div", { class: "card back", role: "img", "aria-label": "the talon" }), el("span", {}, `talon · ${v.talon_size}`)));
   return el("div", { class: "trick" }, centre);
 }
@@ -198,7 +201,16 @@ export function infoBox(msg) {
   if (v.called) rows.push(["Called", cardText(v.called, v.cards)]);
   if (v.partner !== null && v.partner !== undefined) rows.push(["Partner", seatLabel(v.partner, table, you)]);
   if (v.talon_size) rows.push(["Talon", plural(v.talon_size, "card")]);
+  if (v.turn_up) {  // the card turned for the deal (deal.turn_up) and where every seat knows it is
+    const where = v.turn_up_holder !== null && v.turn_up_holder !== undefined ? ` (${seatLabel(v.turn_up_holder, table, you)} holds it)`
+      : v.turn_up_on_talon ? " (on the talon)" : "";
+    rows.push(["Turned up", el("span", { id: "turn-up" }, cardText(v.turn_up, v.cards) + where)]);
+  }
   rows.push(["Pool", `${v.pool}`]);
+  if ((v.dealer_draw || []).length) {  // the session's first deal: the cards drawn for its dealer, public
+    rows.push(["Drawn to deal", el("span", { id: "dealer-draw" },
+      v.dealer_draw.map((d) => `${seatLabel(d.seat, table, you)} ${cardText(d.card, v.cards)}`).join(", "))]);
+  }
   const cards = (xs) => xs.map((c) => cardText(c, v.cards)).join(" ");
   if (v.my_discards.length) rows.push(["You put away", cards(v.my_discards)]);
   if (v.my_draws.length) rows.push(["You drew", cards(v.my_draws)]);
