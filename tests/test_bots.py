@@ -355,7 +355,7 @@ def _card_by_lists(t, seat, declarer, partner, hidden, unseen, trick, active, ca
 
 # per variant: the cards greedy chose in the deals of the test below, and the most it chose among
 CARDS_ASKED = {"ombre": (1055, 9), "quadrille": (1706, 10), "danish-lhombre": (1014, 9), "taroc-lhombre": (2410, 25),
-               "cinquillo": (1545, 8), "preference": (811, 10)}
+               "cinquillo": (1545, 8), "preference": (834, 10)}
 
 
 @pytest.mark.parametrize("variant", ["ombre", "quadrille", "danish-lhombre", "taroc-lhombre", "cinquillo",
