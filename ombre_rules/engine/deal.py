@@ -94,9 +94,14 @@ def draw_first_dealer(rules: Ruleset, seed: int | None) -> tuple[int, tuple[tupl
     while len(seats) > 1 and len(pack) >= len(seats):
         got = [(s, pack.pop(0)) for s in seats]
         drawn += got
-        best = max(fd.key[c] for _s, c in got)
-        seats = [s for s, c in got if fd.key[c] == best]
+        seats = _tied_best(fd.key, got)
     return seats[0], tuple(drawn)
+
+
+def _tied_best(key: tuple[tuple[int, ...], ...], got: list[tuple[int, int]]) -> list[int]:
+    """Of one round of a draw, (seat, card) in order, the seats whose cards tie for best by `key` (per card)."""
+    best = max(key[c] for _s, c in got)
+    return [s for s, c in got if key[c] == best]
 
 
 def drawn_dealer(rules: Ruleset, drawn: list[tuple[int, int]]) -> int:
@@ -115,8 +120,7 @@ def drawn_dealer(rules: Ruleset, drawn: list[tuple[int, int]]) -> int:
         if [s for s, _c in got] != seats:
             raise OmbreError(f"the draw for the first dealer must go on with seats {seats} in order")
         at += len(seats)
-        best = max(fd.key[c] for _s, c in got)
-        seats = [s for s, c in got if fd.key[c] == best]
+        seats = _tied_best(fd.key, got)
     if at != len(drawn):
         raise OmbreError("the draw for the first dealer goes on after one seat has the best card")
     return seats[0]

@@ -82,9 +82,9 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
             raise OmbreError(f"dealer must be a seat from 0 to {n - 1}, not {dealer}")
         self.dealer = dealer
         self.seed = seed
-        if dealer_draw and drawn_dealer(rules, list(dealer_draw)) != dealer:
-            raise OmbreError(f"the draw for the first dealer makes seat {drawn_dealer(rules, list(dealer_draw))} the "
-                             f"dealer, not seat {dealer}")
+        drew = drawn_dealer(rules, list(dealer_draw)) if dealer_draw else dealer
+        if drew != dealer:
+            raise OmbreError(f"the draw for the first dealer makes seat {drew} the dealer, not seat {dealer}")
         self.dealer_draw = tuple(dealer_draw)
         if hands is None:  # the deal function gives fresh lists
             order = shuffled(rules.deck.size, seed)
