@@ -19,8 +19,8 @@ from variant_choices import every_choice, rules_of
 
 from ombre_rules import State, kernel, load
 from ombre_rules.bots.estimate import tricks_allowed
-from ombre_rules.engine.phases import DONE, PLAY, XPLAY
-from ombre_rules.sim.runner import play_deal
+from ombre_rules.engine.phases import AUCTION, DONE, PLAY, XPLAY
+from ombre_rules.players import act, make_player
 from ombre_rules.solve.analysis import Analyst, exact, explain, play_start
 from ombre_rules.solve.fast import KernelSolver, runs_in_kernel, solver
 from ombre_rules.solve.search import SearchLimit, Solver
@@ -260,13 +260,17 @@ def test_the_analyst_uses_the_kernel_and_a_limit_stops_it_with_bounds():
     assert 0 <= lo <= v <= hi <= 9
 
 
-def _greedy_deal(variant: str, i: int) -> State:
-    """Deal i of a run of greedy players (seed 1), played to its end."""
+def _bid_deal(variant: str, seed: int, contract: str) -> State:
+    """A deal (dealer 0) in which the first seat that may bids `contract` and every other seat passes; random
+    players (seeded by seat) take every later decision. Greedy bids no nolo of its own accord (its defenders
+    beat one), so the deal is made to reach it."""
     rules = load(variant)
-    x = play_deal(rules, ["greedy"] * rules.players, 1, i)
-    s = State(rules, seed=x["seed"], dealer=x["dealer"])
-    for a in x["history"]:
-        s.apply(rules.parse_action(a))
+    s = State(rules, seed=seed, dealer=0)
+    bid, pass_ = rules.parse_action(f"bid {contract}"), rules.parse_action("pass")
+    players = [make_player("random", k) for k in range(rules.players)]
+    while s.phase != DONE:
+        legal = s.legal_actions()
+        s.apply((bid if bid in legal else pass_) if s.phase == AUCTION else act(players[s.to_move], s, s.to_move))
     return s
 
 
@@ -284,20 +288,21 @@ def _analysed(s: State, rest: list[int]) -> tuple:
 def test_the_analyst_learns_the_aim_and_answers_alike_on_both_paths():
     """A Danish simple nolo (its declarer wants fewer tricks, learnt from its settlement) from its fourth trick,
     and Tresillo's and Rocambor's game taken over by a defender: the kernel's answers are the Python solver's."""
-    done = _greedy_deal("danish-lhombre", 21)
+    done = _bid_deal("danish-lhombre", 2, "simple_nolo")
     s, i = play_start(done)
     while len(s.trick_log) < 3:
         s.apply(done.history[i])
         i += 1
-    assert (s.contract.name, s.declarer, s.to_move) == ("simple_nolo", 2, 0)
+    assert (s.contract.name, s.declarer, s.to_move) == ("simple_nolo", 1, 2)
     with kernel.use(True):
         on = _analysed(s, done.history[i:])
     with kernel.use(False):
         off = _analysed(s, done.history[i:])
     assert on == off
     aim, value, verdicts, end = on
-    assert (aim, value, end) == (-1, 2, ("codille", (6, 1, 2), (3, 3, -6)))
-    assert [v for v in verdicts if v[2] != v[3]] == [(0, "play AC", 2, 0)]  # a defender's card gave up 2 tricks
+    assert (aim, value, end) == (-1, 2, ("codille", (1, 2, 2), (3, -6, 3)))
+    assert len(verdicts) == 18
+    assert [v for v in verdicts if v[2] != v[3]] == [(0, "play KD", 2, 0)]  # a defender's card gave up 2 tricks
     for variant, pays in (("tresillo", (2, 7, 7, -26)), ("rocambor", (0, 5, 5, -20))):
         s = _first_card(variant)
         got = []
