@@ -284,7 +284,7 @@ def test_a_turned_trump_bid_is_given_up_only_when_it_cannot_reach(variant):
     once the trumps left cannot lift the average to the need, bounding each value by the hand's size and its
     demands plus half a trick. On random hands and needs around the average: no value exceeds the bound, and
     the answer is the average's over every trump."""
-    from ombre_rules.bots.estimate import contract_reaches, exchange_value, trump_tables
+    from ombre_rules.bots.estimate import contract_reaches, exchange_limit, exchange_value, trump_tables
 
     r = load(variant)
     turned = [c for c in r.contracts if c.trump_mode == "turned" and c.biddable]
@@ -301,11 +301,44 @@ def test_a_turned_trump_bid_is_given_up_only_when_it_cannot_reach(variant):
         talon = rng.randint(0, 8)
         lim = c.exchange.declarer.max_const if c.exchange is not None else 0
         can = talon if lim is None else min(lim, talon)
+        assert exchange_limit(r, c, 0, -1, talon) == can
         vals = [exchange_value(t, hand, unseen, can, c.demands) for t in ts]
         assert max(vals) <= size + c.demands + 0.5
         avg = sum(vals) / len(vals)
         for need in (avg - 0.5, avg, avg + 0.05, avg + 1.5, 0.0, 20.0):
-            assert contract_reaches(r, c, hand, unseen, talon, need) is (avg >= need)
+            assert contract_reaches(r, c, hand, unseen, can, need) is (avg >= need)
+
+
+def test_a_bid_counts_the_exchange_its_seat_would_make_and_the_turned_card_it_knows():
+    """An exchange limit written as an expression is read for the bidder: in Euchre only the dealer exchanges
+    (one card, the turned one), whoever declares; Rocambor's limit reads the contract and an option. Forehand
+    (dealer 3) with KS JC KH JH 10D and AS turned reaches the need for ordering up only if it could exchange
+    the whole stock (as it was counted before), and passes; with the right bower turned for the dealer, an
+    opponent, a hand that reaches the need even so passes."""
+    from ombre_rules.bots.estimate import contract_reaches, exchange_limit
+    from ombre_rules.bots.greedy import GreedyPolicy, _need
+    from ombre_rules.engine.view import seat_facts
+
+    r = load("euchre")
+    order = r.contract_by_name["order"]
+    assert [exchange_limit(r, order, s, 2, 4) for s in range(4)] == [0, 0, 1, 0]
+    assert [exchange_limit(r, order, 2, 2, 4, d) for d in range(4)] == [1, 1, 1, 1]
+    assert exchange_limit(r, order, 2, 2, 0) == 0  # no more than the stock holds
+    need = _need(r, order, 5, 4)
+    assert need == pytest.approx(1.65)
+    for seed, hand, up, reaches in ((0, "KS JC KH JH 10D", "AS", (True, False)),
+                                    (9, "AS AC QC QH 10D", "JD", (True, True))):
+        s = State(r, seed=seed, dealer=3)
+        f = seat_facts(s, 0)
+        assert (s.to_move, r.deck.names(f.hand), r.deck.name(f.turn_up)) == (0, hand.split(), up)
+        unseen = r.deck.full_mask & ~f.seen
+        got = tuple(contract_reaches(r, order, f.hand, unseen, can, need, f.turn_up) for can in (4, 0))
+        assert got == reaches
+        assert r.action_str(GreedyPolicy(seed=0).choose(f, s.legal_actions())) == "pass"
+    rr = load("rocambor")
+    limits = {c.name: [exchange_limit(rr, c, s, 0, 8) for s in range(4)] for c in rr.contracts
+              if c.exchange is not None and c.exchange.declarer.max_const is None}
+    assert limits == {"entrada": [8] * 4, "entrada_diamonds": [6] * 4}
 
 
 def test_sampled_worlds_shuffle_as_random_shuffles():

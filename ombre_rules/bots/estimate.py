@@ -13,7 +13,10 @@ from math import ceil, log
 
 from ..cards import Suit
 from ..cards import mask as mask_of_ids
+from ..checks import as_count
 from ..engine.view import rank_context
+from ..envs import DealEnv
+from ..errors import OmbreError
 from ..solve.aim import contract_aim
 
 # Draws of the stock averaged to value an exchange.
@@ -337,18 +340,25 @@ def samples(words: list[int], pool: list[int], k: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def contract_reaches(rules, contract, hand: int, unseen: int, talon: int, need: float, turn_up: int = -1) -> bool:
-    """Whether the tricks the hand should take as declarer of `contract`, counting what an exchange or a demand
-    may bring, reach `need`: with the best trump the declarer may name (the first that reaches it will do), on
-    average over the trumps that may be turned, or with the suit of the deal's turned card (`turn_up`, -1: none)
-    for a contract played in it."""
+def contract_reaches(rules, contract, hand: int, unseen: int, can: int, need: float, turn_up: int = -1,
+                     first_draw: int = -1) -> bool:
+    """Whether the tricks the hand should take as declarer of `contract`, counting what an exchange of up to
+    `can` cards (`exchange_limit`) or a demand may bring, reach `need`: with the best trump the declarer may
+    name (the first that reaches it will do), on average over the trumps that may be turned, or with the suit
+    of the deal's turned card (`turn_up`, -1: none) for a contract played in it. `first_draw` is the card the
+    exchange's first draw takes when every seat knows it (the turned card on the talon's top; -1: none): the
+    hand takes it for the card it least wants to keep."""
     ts = trump_tables(rules, contract)
     if contract.trump_mode == "turn_up" and turn_up >= 0:
         suit = rules.deck.cards[turn_up].suit
         ts = [tables(rules.context(contract.ranking, suit))]
-    lim = contract.exchange.declarer.max_const if contract.exchange is not None else 0
-    can = talon if lim is None else min(lim, talon)
     demands = contract.demands
+    if first_draw >= 0 and can > 0:
+        can -= 1
+        took = hand | 1 << first_draw
+        hands = [took & ~(1 << min(t.bits(took), key=t.keep.__getitem__)) for t in ts]
+    else:
+        hands = [hand] * len(ts)
     if contract.trump_mode == "turned":
         # the average over the trumps that may be turned; given up as soon as the trumps left cannot lift it
         # to `need` even at the most a hand can be worth (a trick a card, half a trick for trump length)
@@ -356,14 +366,54 @@ def contract_reaches(rules, contract, hand: int, unseen: int, talon: int, need: 
         short = need * len(ts) - 1e-6  # far above the rounding of the sums
         vals = []
         total = 0.0
-        for i, t in enumerate(ts, 1):
-            v = exchange_value(t, hand, unseen, can, demands)
+        for i, (t, h) in enumerate(zip(ts, hands, strict=True), 1):
+            v = exchange_value(t, h, unseen, can, demands)
             vals.append(v)
             total += v
             if total + (len(ts) - i) * most < short:
                 return False
-        return sum(vals) / len(ts) >= need
-    return any(exchange_value(t, hand, unseen, can, demands) >= need for t in ts)
+        return sum(vals) / len(vals) >= need
+    return any(exchange_value(t, h, unseen, can, demands) >= need for t, h in zip(ts, hands, strict=True))
+
+
+class _Bidder:
+    """A deal as an exchange limit reads it while the contract is still being valued: `to_move` exchanging,
+    `declarer` declaring `contract`, `dealer` dealing (the fields `envs.DealEnv` reads for those names);
+    reading any other field of the deal fails."""
+
+    __slots__ = ("contract", "dealer", "declarer", "rules", "to_move")
+
+    def __init__(self, rules, contract, seat: int, declarer: int, dealer: int) -> None:
+        self.rules, self.contract, self.dealer = rules, contract, dealer
+        self.to_move, self.declarer = seat, declarer
+
+
+_LIMITS: dict[tuple[int, int, int, int], tuple] = {}  # (contract's id, seat, declarer, dealer) -> (contract, limit)
+
+
+def exchange_limit(rules, contract, seat: int, dealer: int, talon: int, declarer: int = -1) -> int:
+    """The most cards `seat` may exchange with `talon` cards in the stock when `declarer` (-1: `seat` itself)
+    declares `contract`: the limit of its part (the declarer's, else the first defender's) when it is a
+    number; else the limit's expression read for those seats and the deal's `dealer` (when known); the whole
+    stock when the expression reads more of the deal than that."""
+    ex = contract.exchange
+    if ex is None:
+        return 0
+    if declarer < 0:
+        declarer = seat
+    part = ex.declarer if seat == declarer else ex.first
+    lim = part.max_const
+    if lim is None and dealer >= 0:
+        key = (id(contract), seat, declarer, dealer)
+        got = _LIMITS.get(key)
+        if got is None:
+            try:
+                value = part.max.fn(DealEnv(_Bidder(rules, contract, seat, declarer, dealer)))
+            except (OmbreError, AttributeError, TypeError, ValueError, LookupError):  # it reads more of the deal
+                value = None
+            got = _remember(_LIMITS, key, (contract, None if value is None else as_count(value)))
+        lim = got[1]
+    return talon if lim is None else min(lim, talon)
 
 
 # per contract, by identity (a suit bid compares equal to the contract it is a bid of): the contract (kept, so

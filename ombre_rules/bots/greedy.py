@@ -16,6 +16,7 @@ from .estimate import (
     best_trump,
     contract_reaches,
     estimate,
+    exchange_limit,
     low_estimate,
     played_tables,
     tables,
@@ -100,13 +101,35 @@ def _bid_plan(r, legal: tuple[int, ...], tricks_total, active: int) -> list[tupl
     return plan
 
 
-def _supports(r, c, need: float, allowed: int | None, hand: int, unseen: int, talon: int, turn_up: int = -1) -> bool:
-    """Whether the hand supports a bid of `c`: its tricks reach `need`, or for a contract played to lose tricks
-    (`allowed`: the most its declarer may take), it can keep to them; `turn_up` is the deal's turned card
-    (-1: none), whose suit a contract with `trump: turn_up` plays."""
-    if allowed is None:
-        return contract_reaches(r, c, hand, unseen, talon, need, turn_up)
-    return low_estimate(r, c, hand, unseen) <= allowed + LOW_SLACK - learnt(r).extra.get(c.index, 0.0)
+def _supports(r, c, need: float, allowed: int | None, s: Seat, unseen: int) -> bool:
+    """Whether the hand of the seat `s` supports a bid of `c`: its tricks reach `need`, with what the exchange
+    it would make as declarer may bring (`exchange_limit`), or for a contract played to lose tricks (`allowed`:
+    the most its declarer may take), it can keep to them. The turned card lying on the talon's top is known:
+    an exchange of the bidder takes it first; taken by another seat's, it asks the bidder the tricks it
+    brings there more (an opponent's) or fewer (a partner's)."""
+    if allowed is not None:
+        return low_estimate(r, c, s.hand, unseen) <= allowed + LOW_SLACK - learnt(r).extra.get(c.index, 0.0)
+    can = exchange_limit(r, c, s.seat, s.dealer, s.talon)
+    up = s.turn_up
+    if up < 0 or r.turn_up_from != "talon_top" or not s.seen >> up & 1 or s.hand >> up & 1:
+        return contract_reaches(r, c, s.hand, unseen, can, need, up)
+    if not can:
+        need += _drawn_by_another(r, c, s, up, unseen)
+    return contract_reaches(r, c, s.hand, unseen, can, need, up, up)
+
+
+def _drawn_by_another(r, c, s: Seat, up: int, unseen: int) -> float:
+    """For a contract played in the suit of the turned card `up`, which lies on the talon's top: the tricks it
+    should bring alone (as `estimate` counts them) when the first other seat whose exchange may draw, with
+    `s`'s seat declaring, is an opponent; less those when it is a partner of a fixed team; else 0."""
+    if c.trump_mode != "turn_up":
+        return 0.0
+    team_of = r.team_of
+    for q in range(r.players):
+        if q != s.seat and exchange_limit(r, c, q, s.dealer, s.talon, s.seat) > 0:
+            v = estimate(tables(r.context(c.ranking, r.deck.cards[up].suit)), 1 << up, unseen)
+            return -v if team_of is not None and team_of[q] == team_of[s.seat] else v
+    return 0.0
 
 
 class GreedyPolicy:
@@ -180,16 +203,14 @@ class GreedyPolicy:
         of another kind) is bid only as the lowest the hand supports."""
         r = s.rules
         unseen = r.deck.full_mask & ~s.seen
-        hand = s.hand
         # the most valuable supported bid of the ladder's kind (the lowest of equal worth), else the lowest
         # supported one of another kind: each tried in that order until one is supported
         for c, need, allowed in _bid_plan(r, tuple(legal), s.tricks_total, s.active):
-            if _supports(r, c, need, allowed, hand, unseen, s.talon, s.turn_up):
+            if _supports(r, c, need, allowed, s, unseen):
                 return r.A_BID + c.index
         high = s.high_bid
         if r.A_HOLD in legal and high is not None and _supports(
-                r, high, _need(r, high, s.tricks_total, s.active), tricks_allowed(r, high), hand, unseen, s.talon,
-                s.turn_up):
+                r, high, _need(r, high, s.tricks_total, s.active), tricks_allowed(r, high), s, unseen):
             return r.A_HOLD
         return r.A_PASS if r.A_PASS in legal else self.rng.choice(legal)
 

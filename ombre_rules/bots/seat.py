@@ -38,7 +38,7 @@ def from_view(rules, v: dict) -> Seat:
             high = rules.contract_by_name.get(text[4:])
     return Seat(rules, seat, mask(v["hand"]), seen, contract, trump, v["declarer"], v.get("partner"), hidden,
                 trick, active, total, v["talon_size"], high,
-                rules.deck.parse(v["turn_up"]) if v.get("turn_up") else -1)
+                rules.deck.parse(v["turn_up"]) if v.get("turn_up") else -1, v["dealer"])
 
 
 def _trick_seats(rules, v: dict) -> list[tuple[int, int]]:
@@ -75,7 +75,7 @@ def from_state(state, seat: int) -> Seat:
     total = (held + sum(state.tricks) * active + len(state.trick)) // active
     return Seat(r, seat, state.hands[seat], seen, state.contract, state.trump,
                 declarer if declarer >= 0 else None, partner, hidden, world_trick(state), active, total,
-                len(state.talon), state.high, state.turn_up)
+                len(state.talon), state.high, state.turn_up, state.dealer)
 
 
 def played_cards(state) -> int:

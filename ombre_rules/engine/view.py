@@ -221,6 +221,7 @@ class Seat:
     talon: int  # cards left in the stock
     high_bid: Contract | None  # the contract of the highest bid so far (None when read without the action list)
     turn_up: int = -1  # the card turned face up for the deal (deal.turn_up), known to every seat (-1: none)
+    dealer: int = -1  # the deal's dealer (-1: not known)
 
     @property
     def ctx(self) -> Context:
@@ -306,7 +307,7 @@ def seat_facts(state: Fields, seat: int) -> Seat:
     partner = state.partner if state.partner >= 0 and partner_known(state, seat) else None
     return Seat(r, seat, hands[seat], seen, state.contract, state.trump, declarer if declarer >= 0 else None,
                 partner, state.called >= 0 and partner is None, trick, active,
-                (held + gone.bit_count() + len(cur)) // active, len(state.talon), None, state.turn_up)
+                (held + gone.bit_count() + len(cur)) // active, len(state.talon), None, state.turn_up, state.dealer)
 
 
 # (seats, sitters, declarer, defenders out) -> each seat's forerunner
