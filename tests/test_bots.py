@@ -387,8 +387,8 @@ def _card_by_lists(t, seat, declarer, partner, hidden, unseen, trick, active, ca
 
 
 # per variant: the cards greedy chose in the deals of the test below, and the most it chose among
-CARDS_ASKED = {"ombre": (1055, 9), "quadrille": (1706, 10), "danish-lhombre": (1014, 9), "taroc-lhombre": (2410, 25),
-               "cinquillo": (1545, 8), "preference": (834, 10)}
+CARDS_ASKED = {"ombre": (1055, 9), "quadrille": (1725, 10), "danish-lhombre": (1014, 9), "taroc-lhombre": (1539, 25),
+               "cinquillo": (1532, 8), "preference": (751, 10)}
 
 
 @pytest.mark.parametrize("variant", ["ombre", "quadrille", "danish-lhombre", "taroc-lhombre", "cinquillo",
@@ -429,3 +429,22 @@ def test_a_random_player_is_shown_nothing(monkeypatch):
 
     monkeypatch.setattr(State, "view", no_view)
     assert [play_deal(r, ["random"] * 3, 4, i) for i in range(3)] == free  # the same deals, no view built
+
+
+def test_greedy_asks_each_contract_to_be_made_as_often_as_it_pays():
+    """Greedy's learning holds a contract to its break-even share against passing, the declarers' mean loss l
+    over their mean gain g and l in its own deals (at least 40%): Euchre's order-up wins 2 a point, 4 a march
+    and 8 a lone march and loses 4 (2 to each defender), made 70% of the time, so it keeps its need; in
+    Préférence every contract but the hand game (never lost: the floor) pays only when made about two times in
+    three or more, and each asks more of a hand than before."""
+    from ombre_rules.bots.greedy import learnt
+
+    for variant, shares, extra, rounds in (
+            ("euchre", {"order": 0.625, "name": 0.6296}, {}, 4),
+            ("preference", {"one": 0.6582, "betl": 0.6416, "three": 0.7942, "four": 0.8324, "hand": 0.4,
+                            "two": 0.8013}, {"one": 0.5, "two": 1.5, "three": 1.0, "four": 2.0, "betl": 0.5}, 6)):
+        r = load(variant)
+        got = learnt(r)
+        assert {r.contracts[k].name: round(x, 4) for k, x in got.needed.items()} == shares
+        assert {r.contracts[k].name: x for k, x in got.extra.items()} == extra
+        assert got.rounds == rounds

@@ -37,12 +37,13 @@ ASK_SLACK = 1.0
 # a defender plays on (rather than lay his hand down) when his hand should take this share of the tricks
 DEFEND_SHARE = 0.2
 # What greedy learns from its own play, once per variant (`learn`): a contract it bids of its own choice and
-# makes clearly less than MIN_SUCCESS of the time in LEARN_DEALS deals of greedy at every seat asks LEARN_STEP
-# tricks more of a hand (a contract won by taking few: allows LEARN_STEP fewer), again, for up to LEARN_ROUNDS
-# rounds of deals; a contract it is forced into is not its choice.
+# makes clearly less than the share that pays (its break-even share: the mean loss over the mean gain and loss
+# of its own deals of it, and at least MIN_SUCCESS) in LEARN_DEALS deals of greedy at every seat asks
+# LEARN_STEP tricks more of a hand (a contract won by taking few: allows LEARN_STEP fewer), again, for up to
+# LEARN_ROUNDS rounds of deals; a contract it is forced into is not its choice.
 MIN_SUCCESS = 0.4
 LEARN_DEALS = 200
-LEARN_Z = 1.645  # "clearly": a one-sided binomial test against MIN_SUCCESS at 5% (normal approximation)
+LEARN_Z = 1.645  # "clearly": a one-sided binomial test against the share at 5% (normal approximation)
 LEARN_STEP = 0.5
 LEARN_ROUNDS = 6
 
@@ -425,10 +426,12 @@ def exchange_picker(state, unseen: Callable[[int], int] | None = None) -> Callab
 @dataclass
 class Learnt:
     """What greedy learnt from its own play in a variant (`learn`): per contract index, the tricks more it asks
-    of a hand (`extra`); per contract name, its bids of its own choice that were played and those it made in
-    the first round of deals, before it learnt anything (`before`); the rounds it took."""
+    of a hand (`extra`) and the share of its bids it must make (`needed`, where it was bid); per contract name,
+    its bids of its own choice that were played and those it made in the first round of deals, before it learnt
+    anything (`before`); the rounds it took."""
 
     extra: dict[int, float] = field(default_factory=dict)
+    needed: dict[int, float] = field(default_factory=dict)
     before: tuple[Counter, Counter] = (Counter(), Counter())
     rounds: int = 0
 
@@ -447,16 +450,23 @@ def learnt(rules) -> Learnt:
 
 def learn(rules, into: Learnt) -> None:
     """Rounds of LEARN_DEALS deals of greedy at every seat. A contract greedy bid of its own choice and made
-    clearly less than MIN_SUCCESS of the times since it last changed (a one-sided binomial test at 5%: z below
-    -LEARN_Z) asks LEARN_STEP tricks more from the next round on (a contract won by taking few allows LEARN_STEP
-    fewer). After the first round the deals of a contract found made often enough (at least MIN_SUCCESS of
+    clearly less than the share that pays of the times since it last changed (a one-sided binomial test at 5%:
+    z below -LEARN_Z) asks LEARN_STEP tricks more from the next round on (a contract won by taking few allows
+    LEARN_STEP fewer). The share that pays is its break-even against passing: the declarer's mean loss over his
+    mean gain and loss in all its deals so far (once it has been both made and lost), and at least
+    MIN_SUCCESS. After the first round the deals of a contract found made often enough (at least its share of
     the times since it last changed) stop at their first card; the others are played out (a contract in
     question, just changed, or not bid before: a change may move the bids to it). Rounds go on while a
     contract changed or one not found made often enough was bid, for LEARN_ROUNDS rounds at most."""
     names = {c.index: c.name for c in rules.contracts}
     bids: Counter[int] = Counter()  # since each contract last changed
     made: Counter[int] = Counter()
-    p = MIN_SUCCESS
+    # in all its deals: the declarer's payments when made and when lost (negated), and how many of each
+    won: Counter[int] = Counter()
+    lost: Counter[int] = Counter()
+    wins: Counter[int] = Counter()
+    losses: Counter[int] = Counter()
+    p = into.needed
     settled: set[int] = set()  # the contracts found made often enough
     for rnd in range(LEARN_ROUNDS):
         _PLANS.clear()  # the plans hold the needs of the round before
@@ -467,19 +477,29 @@ def learn(rules, into: Learnt) -> None:
             c = s.contract
             res = s.result
             if res is not None and c is not None and s.declarer in chose:
+                pay = res.payments[s.declarer]
                 now_bids[c.index] += 1
-                now_made[c.index] += res.payments[s.declarer] > 0
+                now_made[c.index] += pay > 0
+                if pay > 0:
+                    won[c.index] += pay
+                else:
+                    lost[c.index] -= pay
         if not rnd:
             into.before = (Counter({names[k]: v for k, v in now_bids.items()}),
                            Counter({names[k]: v for k, v in now_made.items()}))
         into.rounds = rnd + 1
         bids += now_bids
         made += now_made
-        weak = {k for k, n in bids.items() if made[k] - p * n < -LEARN_Z * math.sqrt(n * p * (1 - p))}
+        wins += now_made
+        losses += now_bids - now_made
+        for k in now_bids:
+            gain, loss = won[k] / wins[k] if wins[k] else 0.0, lost[k] / losses[k] if losses[k] else 0.0
+            p[k] = max(MIN_SUCCESS, loss / (gain + loss)) if gain and loss else MIN_SUCCESS
+        weak = {k for k, n in bids.items() if made[k] - p[k] * n < -LEARN_Z * math.sqrt(n * p[k] * (1 - p[k]))}
         for k in weak:
             into.extra[k] = into.extra.get(k, 0.0) + LEARN_STEP
             bids[k] = made[k] = 0
-        settled = {k for k, n in bids.items() if n and made[k] >= p * n}
+        settled = {k for k, n in bids.items() if n and made[k] >= p[k] * n}
         if not weak and settled.issuperset(now_bids):
             break
     _PLANS.clear()

@@ -58,6 +58,7 @@ def _learnt(rules) -> dict:
     names = {c.index: c.name for c in rules.contracts}
     bids, made = got.before
     return {"min_success": MIN_SUCCESS, "rounds": got.rounds, "deals_a_round": LEARN_DEALS,
+            "success_needed": {names[k]: v for k, v in sorted(got.needed.items())},
             "asks_more": {names[k]: v for k, v in sorted(got.extra.items())},
             "before": {c: {"bids": n, "made": made[c]} for c, n in bids.most_common()}}
 

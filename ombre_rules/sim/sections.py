@@ -79,11 +79,14 @@ def bots(doc: Doc, a: dict) -> None:
     if learnt:
         least = next(iter(learnt.values()))["min_success"]
         doc.p(f"Greedy learns from its own play which contracts it makes (rounds of deals with greedy at every "
-              f"seat, once per variant): a contract it bid of its own choice and made clearly less than {pct(least)} "
-              "of the time (a one-sided 5% test) asks more of a hand from the next round on. Before it learnt:")
-        doc.table(["variant", "rounds of deals", "made / bid before it learnt", "asks more for"],
+              "seat, once per variant): a contract it bid of its own choice and made clearly less than the share "
+              "that pays (its break-even against passing, from the declarer's mean gain and loss in its deals "
+              f"there, and at least {pct(least)}; a one-sided 5% test) asks more of a hand from the next round on. "
+              "Before it learnt:")
+        doc.table(["variant", "rounds of deals", "made / bid before it learnt", "share that pays", "asks more for"],
                   [[v, f"{g['rounds']} x {g['deals_a_round']}",
                     ", ".join(f"{c} {d['made']}/{d['bids']}" for c, d in g["before"].items()) or "no bids",
+                    ", ".join(f"{c} {pct(x)}" for c, x in g.get("success_needed", {}).items()) or "-",
                     ", ".join(f"{c} (+{x:g} trick{'s' if x != 1 else ''})" for c, x in g["asks_more"].items()) or "-"]
                    for v, g in learnt.items()])
     dd = [(v, nm, d["double_dummy"]) for v, kinds in a["players"].items() for nm, d in kinds.items()
@@ -244,13 +247,13 @@ def details(doc: Doc, a: dict, players: dict[str, list[str]]) -> None:
     for v, m in a["variants"].items():
         kinds = a["players"][v]
         learnt = a["bots"]["greedy_learnt"].get(v)
-        least = learnt["min_success"] if learnt else None
         doc.h(v)
         rows = []
         for c, d in m["contract_mix"].items():
             ds = m["declarer_success_by_contract"].get(c)
             chose = m["declarer_chose_by_contract"].get(c, 0)
             note = ""
+            least = learnt.get("success_needed", {}).get(c, learnt["min_success"]) if learnt else None
             if ds and least is not None and ds["rate"] < least:
                 note = f"below {pct(least)}: " + _below(c, chose, d["count"], learnt)
             rows.append([c, ci_share(d), ci_share(ds) if ds else "-",
