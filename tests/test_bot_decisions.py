@@ -115,8 +115,10 @@ FAST_EXCHANGE = VARIANTS + ["ombre(leftover_stock=all)", "ombre(leftover_stock=l
                             "ombre(four_players=opposite_sits_out_with_takeover)"]
 
 
-# the variants whose greedy declarers exchange cards (the others play without one, or lay cards away)
-EXCHANGING = {"danish-lhombre", "ombre", "ombre-a-dos", "preference", "rocambor", "tresillo"}
+# the variants whose greedy tables exchange cards with a choice (the others play without one, or lay cards away):
+# in 40 deals Euchre's dealer discards for the turned card 36 times, Préférence's declarer 50 times, the others
+# 259 times or more
+EXCHANGING = {"danish-lhombre", "euchre", "ombre", "ombre-a-dos", "preference", "rocambor", "tresillo"}
 
 
 @pytest.mark.parametrize("variant", FAST_EXCHANGE)
@@ -148,7 +150,7 @@ def test_greedy_tables_take_their_exchanges_as_each_seat_would(variant, monkeypa
                 picked += 1
             s.apply(a)
     # greedy bids no contract with an exchange where none is listed
-    assert (picked > 50) == (variant.partition("(")[0] in EXCHANGING)
+    assert (picked >= 30) == (variant.partition("(")[0] in EXCHANGING)
     fast = [play_deal(r, ["greedy"] * r.players, 12, i) for i in range(15)]
     monkeypatch.setattr(GreedyPlayer, "exchange_picker", None)
     assert [play_deal(r, ["greedy"] * r.players, 12, i) for i in range(15)] == fast
