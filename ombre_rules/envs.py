@@ -254,9 +254,9 @@ class DealEnv(CardEnv):
 
     @property
     def players(self) -> list[int]:
-        """The seats that take part in the deal, from forehand on."""
+        """The seats that take part in the deal, from forehand on (a seat whose hand ran out still takes part)."""
         st = self._state
-        return list(st.orders[st.nxt[st.dealer]])
+        return list(st.orders[(st.ring_play or st.nxt)[st.dealer]])
 
     @property
     def sitters(self) -> list[int]:

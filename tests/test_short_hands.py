@@ -181,3 +181,16 @@ def test_the_adapters_play_deals_with_a_seat_out_of_cards():
     game = pyspiel.load_game("ombre_rules", {"variant": SHORT})
     pyspiel.random_sim_test(game, num_sims=6, serialize=True, verbose=False)
     pz.api_test(env(variant=SHORT, render_mode="ansi"), num_cycles=300)
+
+
+def test_players_keep_forehand_first_after_his_hand_ran_out():
+    """Forehand (seat 0) declares and runs out of cards: the ring of play passes him over (the dealer's next is
+    seat 1), and `players` still lists the seats from forehand on, for the settlement."""
+    s = _given("bid misere", "pass", "pass", "discard 10H")
+    while s.hands[0]:
+        s.apply(s.legal_actions()[0])
+    assert s.trick == [] and len(s.trick_log) == 4 and not s.is_terminal
+    assert (s.nxt[2], s.nxt[1], s.env().players) == (1, 2, [0, 1, 2])
+    while not s.is_terminal:
+        s.apply(s.legal_actions()[0])
+    assert s.env().players == [0, 1, 2] and [len(c) for _l, c, _w in s.trick_log] == [3, 3, 3, 3, 2]

@@ -142,6 +142,7 @@ class Fields:
     trump_open: bool  # contract `trump: first_lead`: trumps wait for the first card led
     lay_seats: int  # a contract's lay-away: the mask of the seats that lay cards away
     uneven: bool  # in play, the seats of the ring hold hands of unequal size (a seat out of cards leaves the ring)
+    ring_play: Sequence[int]  # the ring of play before a seat's hand ran out (empty: none did), for `players`
 
     if TYPE_CHECKING:
         # -- State's own API that stages and the modules State uses (view, replay, portable) call

@@ -235,6 +235,8 @@ class PlayStage(Fields):
                 out |= 1 << s
         if not out or not sizes:
             return False
+        if not self.ring_play:
+            self.ring_play = self.nxt
         self._close_ring(out)
         self.uneven = len(sizes) > 1
         if out >> self.leader & 1:
