@@ -194,3 +194,13 @@ def test_players_keep_forehand_first_after_his_hand_ran_out():
     while not s.is_terminal:
         s.apply(s.legal_actions()[0])
     assert s.env().players == [0, 1, 2] and [len(c) for _l, c, _w in s.trick_log] == [3, 3, 3, 3, 2]
+
+
+def test_the_log_names_the_seat_of_each_card():
+    from ombre_rules.log import format_deal
+
+    s = _given(*TO_TRICK_FOUR, "play 10S", "play KH", "play JH", "play AH", "play 10H")
+    assert [line for line in format_deal(s) if line.startswith("  trick ")] == [
+        "  trick 1: 0:AS 1:QS 2:KC -> seat 0", "  trick 2: 0:KS 1:JS 2:JC -> seat 0",
+        "  trick 3: 0:QC 1:AC 2:QH -> seat 1", "  trick 4: 1:10S 2:KH 0:JH -> seat 1",
+        "  trick 5: 2:AH 0:10H -> seat 2"]
