@@ -254,9 +254,9 @@ class DealEnv(CardEnv):
 
     @property
     def players(self) -> list[int]:
-        """The seats that take part in the deal, from forehand on."""
+        """The seats that take part in the deal, from forehand on (a seat whose hand ran out still takes part)."""
         st = self._state
-        return list(st.orders[st.nxt[st.dealer]])
+        return list(st.orders[(st.ring_play or st.nxt)[st.dealer]])
 
     @property
     def sitters(self) -> list[int]:
@@ -403,7 +403,8 @@ class DealEnv(CardEnv):
 
     @property
     def tricks_left(self) -> int:
-        """Tricks still to play: the cards in the hand of the seat to lead or play."""
+        """Tricks still to play: the most cards a seat in play holds (each trick takes one card from every seat
+        that still holds cards; with hands of unequal size, the longest hand)."""
         st = self._state
         return max(st.hands[s].bit_count() for s in set(st.nxt))
 

@@ -7,7 +7,7 @@ from .engine.piles import excuse_debt
 from .engine.portable import carry_words
 from .engine.replay import events, initial
 from .engine.settle import PASSED_OUT
-from .engine.view import exposed_seats, leftover_shown
+from .engine.view import exposed_seats, leftover_shown, short_hands, short_ring
 from .envs import forehand_of
 
 
@@ -134,9 +134,11 @@ def format_deal(state, viewer: int | None = None, header: bool = True) -> list[s
                 leader, cards, w = s.trick_log[-1]
                 plays = []
                 p = leader
+                short = short_hands(s)  # hands of unequal size: the ring of that trick, not the one left after it
+                nxt = s.nxt if short is None else short_ring(short, len(s.trick_log) - 1)
                 for c in cards:
                     plays.append(f"{p}:{deck.name(c)}")
-                    p = s.nxt[p]
+                    p = nxt[p]
                 lines.append(f"  trick {trick_no}: {' '.join(plays)} -> seat {w}")
             if a == s.called and seat == s.partner:
                 lines.append(f"  {_seat(s, seat)} played the called card {deck.name(a)}: "

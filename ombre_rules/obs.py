@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from .cards import bits, bits_function
 from .engine.phases import AUCTION, PHASE_NAMES
 from .engine.replay import events
-from .engine.view import exposed_seats, leftover_shown, partner_known
+from .engine.view import exposed_seats, leftover_shown, partner_known, short_hands, short_ring
 from .obs_session import MEANING, SIZE_TEXT, entries, parts
 from .ruleset import SPECIAL_VERBS
 
@@ -230,10 +230,13 @@ class Layout:
         tricks = [(ld, cards, w) for ld, cards, w in state.trick_log]
         if state.trick:
             tricks.append((state.leader, tuple(state.trick), -1))
+        short = short_hands(state)
         for t, (leader, cards, winner) in enumerate(tricks):
             ones.append(at_lead + t * n + leader)
             if winner >= 0:
                 ones.append(at_win + t * n + winner)
+            if short is not None:  # hands of unequal size: round the seats that play to this trick
+                nxt = short_ring(short, t)
             seat = leader
             for card in cards:
                 ones.append(at_cards + (t * n + seat) * c + card)

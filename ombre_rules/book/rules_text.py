@@ -211,10 +211,17 @@ def contract(b: Builder, c: Any) -> None:
                          f"the table, {when}: every player sees those cards.", c.expose[0].text)
     if c.lay_away is not None:
         doc = data["lay_away"].get("doc")
-        s.rule("contract_lay_away", doc or f"Before play every player, {w.declarer} first, lays "
-                                           f"{say(c.lay_away.count.text)} card(s) away, face down, unseen by the "
-                                           f"others; they take no part in the play. He may lay away "
-                                           f"{b.cards.mask(c.lay_away.allowed)}.", c.lay_away.count.text)
+        who = c.lay_away.who
+        by = (f"every player, {w.declarer} first, lays" if who is None
+              else f"{say(who.text)}, and no other player, lay(s)")
+        s.rule("contract_lay_away", doc or f"Before play {by} {say(c.lay_away.count.text)} card(s) away, face "
+                                           f"down, unseen by the others; they take no part in the play. He may "
+                                           f"lay away {b.cards.mask(c.lay_away.allowed)}.", c.lay_away.count.text)
+        if who is not None:
+            s.rule("short_hands", "A player with fewer cards than the others stops playing when his hand is empty: "
+                                  "the tricks after his last card are played by the others alone, and if he won a "
+                                  "trick with his last card, the next player round who still holds cards leads "
+                                  "to the next. Those tricks count for whoever wins them.", who.text)
     exchange(b, s, c)
     lay = b.rules.lay_away
     if lay is not None and not lay.at_deal:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import reduce
 from operator import or_
 
-from ..engine.view import Seat, partner_known, same_side, turn_up_place
+from ..engine.view import Seat, partner_known, same_side, short_hands, short_seats, turn_up_place
 
 __all__ = ["Seat", "from_state", "from_view", "same_side"]
 
@@ -31,6 +31,8 @@ def from_view(rules, v: dict) -> Seat:
     active = rules.players - len(v.get("sitting_out") or ()) - len(out)
     played = sum(len(t["cards"]) for t in v["trick_history"]) + len(v["current_trick"])
     total = (sum(h for s, h in enumerate(v["hand_sizes"]) if s not in out) + played) // active
+    if v.get("short_hands"):  # hands of unequal size: the seats that play to this trick
+        _stopped, active, total = short_seats(v["short_hands"], len(v["trick_history"]))
     high = None
     for a in v.get("actions") or ():
         text = a["action"]
@@ -47,6 +49,9 @@ def _trick_seats(rules, v: dict) -> list[tuple[int, int]]:
     out = []
     s = v["to_move"] if v["to_move"] >= 0 else v["seat"]
     out_seats = set(v.get("sitting_out") or ()) | set(v.get("out_of_play") or ())
+    if v.get("short_hands"):  # the seats whose hands ran out before this trick
+        stopped = short_seats(v["short_hands"], len(v["trick_history"]))[0]
+        out_seats |= {s for s in range(rules.players) if stopped >> s & 1}
     n = rules.players
     for c in reversed(cur):
         for _ in range(n):
@@ -73,6 +78,9 @@ def from_state(state, seat: int) -> Seat:
             if out >> s & 1:
                 held -= h.bit_count()
     total = (held + sum(state.tricks) * active + len(state.trick)) // active
+    short = short_hands(state)
+    if short is not None:  # hands of unequal size: the seats that play to this trick
+        _stopped, active, total = short_seats(short, len(state.trick_log))
     return Seat(r, seat, state.hands[seat], seen, state.contract, state.trump,
                 declarer if declarer >= 0 else None, partner, hidden, world_trick(state), active, total,
                 len(state.talon), state.high, state.turn_up, state.dealer)

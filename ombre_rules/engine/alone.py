@@ -41,6 +41,10 @@ class AloneStage(Fields):
     def _leave_ring(self, out: int) -> None:
         """The seats of the mask `out` lay their hands down and leave the ring of play (`def_out`)."""
         self.def_out |= out
+        self._close_ring(out)
+
+    def _close_ring(self, out: int) -> None:
+        """The ring of play without the seats of the mask `out`: each seat's next is the next seat not in it."""
         nxt = list(self.nxt)
         for s in range(self.n):
             t = nxt[s]

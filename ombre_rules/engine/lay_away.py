@@ -1,8 +1,9 @@
 """Laying cards away (phase LAYAWAY): the dealer right after the deal, or the declarer once the contract is
 fixed, takes the talon if asked and lays cards away; or, for a contract with its own `lay_away`, every seat in
-play lays cards away without a talon, the declarer first. They stay the seat's, hidden.
+play (or the seats its `who` names) lays cards away without a talon, from the declarer round the ring. They stay
+the seat's, hidden.
 
-Driven by `lay_away` (`who`, `take_talon`, `count`, `allowed`) and a contract's `lay_away` (`count`,
+Driven by `lay_away` (`who`, `take_talon`, `count`, `allowed`) and a contract's `lay_away` (`who`, `count`,
 `allowed`); compiled in ruleset/mechanics.py. The second kind runs while `pre` is 2 (see `_pre_play`)."""
 from __future__ import annotations
 
@@ -60,17 +61,37 @@ class LayAwayStage(Fields):
             self._lay_away_done()
 
     def _start_each_lay_away(self) -> bool:
-        """Open the contract's lay-away for every seat in play, the declarer first; False when it lays none."""
+        """Open the contract's lay-away for every seat in play, or the seats its `who` names, from the declarer
+        round the ring; False when it lays none."""
         c = self.contract
         assert c is not None and c.lay_away is not None  # called for a contract with its own lay-away
         count = self.eval(c.lay_away.count)
         self.ex_max = max(0, min(int(count or 0), self.hands[self.declarer].bit_count() - 1))
-        if not self.ex_max:
+        ring = 0
+        for s in self.nxt:
+            ring |= 1 << s
+        if c.lay_away.who is None:
+            self.lay_seats = ring
+        else:
+            who = self.eval(c.lay_away.who)
+            self.lay_seats = 0
+            for s in [who] if type(who) is int else who or ():
+                if type(s) is int:
+                    self.lay_seats |= ring & 1 << s
+        if not self.ex_max or not self.lay_seats:
             return False
         self.phase = LAYAWAY
-        self.to_move = self.declarer
+        self.to_move = self._next_to_lay(self.declarer)
         self.ex_count = 0
         return True
+
+    def _next_to_lay(self, seat: int) -> int:
+        """The first seat from `seat` round the ring that lays cards away (-1: none before the declarer again)."""
+        while not self.lay_seats >> seat & 1:
+            seat = self.nxt[seat]
+            if seat == self.declarer:
+                return -1
+        return seat
 
     def _lay_away_mask(self, seat: int) -> int:
         """The cards the seat may lay away: those allowed, or any card if he holds none of them."""
@@ -95,7 +116,8 @@ class LayAwayStage(Fields):
     def _lay_away_done(self) -> None:
         if self.pre == 2:  # the contract's lay-away: the next seat round the ring, until the declarer again
             seat = self.nxt[self.to_move]
-            if seat != self.declarer:
+            seat = -1 if seat == self.declarer else self._next_to_lay(seat)
+            if seat >= 0:
                 self.to_move = seat
                 self.ex_count = 0
                 return

@@ -172,6 +172,8 @@ class PlayStage(Fields):
             return
         self.phase = PLAY
         self.play_hands = tuple(self.hands)
+        if c.lay_away is not None:  # named seats laid cards away: hands of unequal size
+            self.uneven = len({self.hands[s].bit_count() for s in set(self.nxt)}) > 1
         play = c.play
         self.leader = self.to_move = self._seat_in_play(play.first_leader)
         self.claim_at = play.claim[0] if play.claim is not None else -1
@@ -209,12 +211,37 @@ class PlayStage(Fields):
         self.won[w] |= tm
         self.trick_log.append((leader, cards, w))
         self.leader = self.to_move = w
-        if not self.hands[w]:
+        if self.uneven:
+            self._out_of_cards()
+        if not self.hands[self.leader]:
             self._finish()
         elif self.end_when is not None and self.eval(self.end_when):
             self._finish()
         elif len(self.trick_log) == self.claim_at:
             self._trick_start()
+
+    def _out_of_cards(self) -> bool:
+        """Hands of unequal size, after a trick: the seats whose hands are empty leave the ring of play (a trick
+        is then complete when every seat still holding cards has played to it), and if the trick's winner is one
+        of them the lead passes to the next seat round the ring that holds cards. True when the ring changed; it
+        is kept when no seat holds a card (the deal ends)."""
+        hands = self.hands
+        out = 0
+        sizes = set()
+        for s in set(self.nxt):
+            if hands[s]:
+                sizes.add(hands[s].bit_count())
+            else:
+                out |= 1 << s
+        if not out or not sizes:
+            return False
+        if not self.ring_play:
+            self.ring_play = self.nxt
+        self._close_ring(out)
+        self.uneven = len(sizes) > 1
+        if out >> self.leader & 1:
+            self.leader = self.to_move = self.nxt[self.leader]
+        return True
 
     def _random_tricks(self, rand: Callable[[], float]) -> None:
         """Tricks of `random_playout`, from a lead, while no claim or concession is open. A card is chosen from
@@ -294,22 +321,26 @@ class PlayStage(Fields):
         seat = self.to_move
         while True:
             run = 1 if end_when is not None else claim_at - len(log) if claim_at > len(log) else _ALL_TRICKS
+            if self.uneven:  # up to the trick that empties the shortest hand (the ring changes there)
+                run = min(run, min(hands[s].bit_count() for s in set(self.nxt)))
             seat = _kernel.random_tricks(k, hands, self.hl, self.history, self.tricks, self.won, log, self.nxt,
                                          self.tn, self.follow_high, seat, rand, run)
             if self._tricks_stop(seat):
                 return
 
     def _tricks_stop(self, seat: int) -> bool:
-        """After a trick of the fast loops won by `seat`: it leads next; the deal ends here when his hand is
-        empty or `end_when` holds, and the loop stops when a claim opens at this trick."""
+        """After a trick of the fast loops won by `seat`: it leads next (or, with hands of unequal size, the
+        next seat that holds cards); the deal ends here when the leader's hand is empty or `end_when` holds, and
+        the loop stops when a claim opens at this trick or the ring of play changed (the caller starts again)."""
         self.leader = self.to_move = seat
-        if not self.hands[seat] or (self.end_when is not None and self.eval(self.end_when)):
+        moved = self.uneven and self._out_of_cards()
+        if not self.hands[self.leader] or (self.end_when is not None and self.eval(self.end_when)):
             self._finish()
             return True
         if len(self.trick_log) == self.claim_at:
             self._trick_start()
-            return self.claim_pending
-        return False
+            return self.claim_pending or moved
+        return moved
 
     def _picked_tricks(self, pick: Callable[[int, list[int], list[tuple[int, int]], int], int]) -> None:
         """Cards of `State.play_tricks`: while plain play goes on (no claim or concession open, trumps known),
@@ -387,6 +418,8 @@ class PlayStage(Fields):
             won[best_seat] |= tm
             log.append((leader, tuple(trick), best_seat))
             self.leader = self.to_move = seat = best_seat
+            if self.uneven and self._out_of_cards():
+                seat, nxt, tn = self.leader, self.nxt, self.tn
             if not hands[seat] or (end_when is not None and self.eval(end_when)):
                 self._finish()
                 return

@@ -149,7 +149,9 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
         self.doubles = 0
         self.doubler = -1
         self.announced = False
-        self.talon_shown = 0
+        self.talon_shown = self.lay_seats = 0
+        self.uneven = False
+        self.ring_play = ()
         if rules.ante is not None:
             self._ante()
         if rules.lay_away is not None and rules.lay_away.at_deal:

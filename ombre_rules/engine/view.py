@@ -181,6 +181,9 @@ def view(state: Fields, seat: int | None, actions: bool = True) -> dict[str, Any
                           for ld, cards, w in state.trick_log],
         "current_trick": [deck.name(c) for c in state.trick],
     }
+    short = short_hands(state)
+    if short is not None:  # hands of unequal size: a seat stops playing after as many tricks as it had cards
+        out["short_hands"] = short
     if r.carry is not None:  # public: every seat knows what the session carries into the deal
         out["session"] = as_json(r, state.carry)
     if r.turn_up_from is not None:  # the card turned for the deal, and where every seat knows it is
@@ -277,6 +280,40 @@ def seen_cards(state: Fields, seat: int, gone: int | None = None) -> int:
     return seen
 
 
+def short_hands(state: Fields) -> list[int] | None:
+    """With a contract's lay-away by named seats (hands of unequal size), the tricks each seat plays to: its
+    hand's size as play began, 0 for a seat out of play; a seat plays to trick t (from 1) while t is at most
+    its number. None otherwise (and before play)."""
+    c = state.contract
+    if c is None or c.lay_away is None or c.lay_away.who is None or not state.play_hands:
+        return None
+    out = state.def_out
+    return [0 if out >> s & 1 else h.bit_count() for s, h in enumerate(state.play_hands)]
+
+
+def short_seats(short: list[int], tricks_done: int) -> tuple[int, int, int]:
+    """From `short_hands`: the mask of the seats that play no card to the trick after `tricks_done` tricks, the
+    number of seats that do (at least 1), and the tricks of the deal."""
+    out = 0
+    for s, k in enumerate(short):
+        if k <= tricks_done:
+            out |= 1 << s
+    return out, max(1, len(short) - out.bit_count()), max(short)
+
+
+def short_ring(short: list[int], tricks_done: int) -> list[int]:
+    """From `short_hands`: the next seat, by seat, round the seats that play to the trick after `tricks_done`
+    tricks (the seats go round in their numbers' order)."""
+    n = len(short)
+    ring = []
+    for s in range(n):
+        t = (s + 1) % n
+        while short[t] <= tricks_done and t != s:
+            t = (t + 1) % n
+        ring.append(t)
+    return ring
+
+
 def seats_in_play(state: Fields) -> int:
     """How many seats play the deal's tricks: not sitting out (a sitter may declare), not out of play (a
     defender who passed lays his hand down)."""
@@ -301,13 +338,18 @@ def seat_facts(state: Fields, seat: int) -> Seat:
             if out >> s & 1:
                 held -= h.bit_count()
     cur = state.trick
+    total = (held + gone.bit_count() + len(cur)) // active
+    short = short_hands(state)
+    if short is not None:  # hands of unequal size: the seats that play to this trick
+        stopped, active, total = short_seats(short, len(state.trick_log))
+        out |= stopped
     trick = []
     if cur:
         trick = _trick_seats(state, seat, sitters, declarer, out)
     partner = state.partner if state.partner >= 0 and partner_known(state, seat) else None
     return Seat(r, seat, hands[seat], seen, state.contract, state.trump, declarer if declarer >= 0 else None,
-                partner, state.called >= 0 and partner is None, trick, active,
-                (held + gone.bit_count() + len(cur)) // active, len(state.talon), None, state.turn_up, state.dealer)
+                partner, state.called >= 0 and partner is None, trick, active, total, len(state.talon), None,
+                state.turn_up, state.dealer)
 
 
 # (seats, sitters, declarer, defenders out) -> each seat's forerunner
@@ -316,7 +358,8 @@ _BEFORE: dict[tuple[Any, ...], tuple[int, ...]] = {}
 
 def _trick_seats(state: Fields, seat: int, sitters: tuple[int, ...], declarer: int, out: int) -> list[tuple[int, int]]:
     """The trick in play as (seat, card) as a view shows it: the seats before the one to move (or `seat`) in
-    turn, passing over the sitters (but a declaring one) and the defenders out of play."""
+    turn, passing over the sitters (but a declaring one) and the seats of the mask `out` (the defenders out of
+    play, the seats whose hands ran out)."""
     n = state.n
     key = (n, sitters, declarer, out)
     before = _BEFORE.get(key)

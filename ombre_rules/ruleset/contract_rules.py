@@ -109,6 +109,11 @@ class ContractPart(RulesetBase):
         c.outcomes_path = outcomes
 
 
+def hand_size(rs: RulesetBase) -> int:
+    """The cards the deal gives each seat in play."""
+    return sum(hand_packets(rs.spec.data["deal"]))
+
+
 def talon_size(rs: RulesetBase) -> int:
     """The cards the deal leaves in the talon."""
     return rs.deck.size - sum(hand_packets(rs.spec.data["deal"])) * rs.active

@@ -57,12 +57,14 @@ class PlayRules:
 
 @dataclass(frozen=True)
 class EachLaysAway:
-    """A contract's lay-away without a talon: once it is fixed, every seat in play lays `count` cards away
-    (evaluated then; at most all but one of his cards), the declarer first, then round the ring; they stay his,
-    hidden, and are out of play."""
+    """A contract's lay-away without a talon: once it is fixed, every seat in play, or the seats `who` names,
+    lays `count` cards away (evaluated then; at most all but one of his cards), from the declarer round the ring;
+    they stay his, hidden, and are out of play. Named seats leave hands of unequal size: a seat whose hand is
+    empty stops playing (engine/play.py)."""
 
     count: Expr
     allowed: int  # mask of the cards that may be laid away (if he holds too few, any card)
+    who: Expr | None = None  # one seat or a list of seats; none: every seat in play
 
 
 @dataclass(frozen=True)

@@ -83,14 +83,29 @@ def build_contract_mechanics(rs: Ruleset, c: Contract) -> None:
 
 
 def _each_lays_away(rs: Ruleset, c: Contract) -> None:
-    """A contract's `lay_away` (no talon): how many cards every seat in play lays away, and which."""
-    if not (rs.spec.data["contracts"][c.key].get("lay_away") or {}):
+    """A contract's `lay_away` (no talon): how many cards every seat in play (or the seats `who` names) lays
+    away, and which; a count that would always leave a seat no card is refused at its place."""
+    from .contract_rules import hand_size
+
+    la = rs.spec.data["contracts"][c.key].get("lay_away") or {}
+    if not la:
         return
     p = ("contracts", c.key, "lay_away")
     site = Site("lay_away.count", DEAL_VARS, DEAL_FUNCS, result=T.INT, unset="", objects=rs.own(c))
     count = rs._expr(p + ("count",), site)
-    if count is not None:
-        c.lay_away = EachLaysAway(count, _card_mask(rs, p + ("allowed",), "lay_away.allowed", True))
+    who = None
+    if "who" in la:
+        who = rs._expr(p + ("who",), Site("lay_away.who", DEAL_VARS, DEAL_FUNCS, result=T.SEATS, unset="",
+                                          objects=rs.own(c)))
+    if count is None:
+        return
+    size = hand_size(rs)
+    if count.val.t == T.INT and count.val.none is None and count.val.lo >= size:
+        rs._errors.append(SpecError(f"lay_away.count '{count.text}' is at least {count.val.lo}, and a hand has "
+                                    f"{size} cards: a seat would lay every card away and have none to play "
+                                    f"(at most {size - 1})", count.loc))
+        return
+    c.lay_away = EachLaysAway(count, _card_mask(rs, p + ("allowed",), "lay_away.allowed", True), who)
 
 
 def build_mechanics(rs: Ruleset) -> None:

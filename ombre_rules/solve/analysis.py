@@ -20,7 +20,7 @@ from ..engine.phases import DONE, PLAY, XPLAY
 from ..errors import OmbreError
 from .aim import contract_aim, side_of
 from .fast import keeping, solver
-from .search import SearchLimit, Solver
+from .search import SearchLimit, Solver, Unsearchable, searchable
 
 INF = 1 << 30
 # the nodes a whole deal's judging may search (every card's position), by whether the kernel is on: in C a
@@ -103,6 +103,7 @@ class Analyst:
 
     def __init__(self, state, measure: str | None = None, aim: int | None = None,
                  limits: Limits | None = None) -> None:
+        searchable(state)
         self.measure = measure or auto_measure(state.rules)
         if aim is None:
             learnt = contract_aim(state.rules, state.contract, self.measure)
@@ -253,7 +254,7 @@ def deal_loss(done, max_nodes: int | None = None, max_cards: int = JUDGED_CARDS)
         for v in explain(an, s, hist[i:]):
             lost[v.seat] += v.lost
             cards[v.seat] += 1
-    except (SearchLimit, AimUnknown):
+    except (SearchLimit, AimUnknown, Unsearchable):
         return None
     return {"measure": an.measure, "value": value, "lost": lost, "cards": cards,
             "from_trick": len(s.trick_log) + 1}

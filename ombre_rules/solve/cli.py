@@ -17,7 +17,7 @@ from ..infile import open_binary
 from ..players import make_player
 from ..ruleset import load
 from .analysis import AimUnknown, Analyst, CardVerdict, Limits, explain
-from .search import MEASURES, SearchLimit
+from .search import MEASURES, SearchLimit, Unsearchable
 
 DEFAULT_NODES = 5_000_000  # nodes of one analysis unless --max-nodes or --time says otherwise
 MAX_SEEDS = 100_000
@@ -256,7 +256,7 @@ def cmd_solve(args) -> int:
         t0 = time.perf_counter()
         try:
             an = Analyst(state, measure, aim, limits)
-        except AimUnknown as e:
+        except (AimUnknown, Unsearchable) as e:
             if len(jobs) == 1:
                 raise
             print(json.dumps({"deal": label, "skipped": e.message}) if args.json else f"{label}: skipped, {e.message}")

@@ -79,7 +79,7 @@ class KernelSolver:
         new one with 4 * 2**tt_bits entries."""
         solvable(state, measure)
         t = _tables(state, measure)
-        if t is None or state.phase == XPLAY:
+        if t is None or state.phase == XPLAY or state.uneven:  # Solver refuses hands of unequal size
             return None
         side = set(side_of(state))
         sides = tuple(s in side for s in range(state.n))

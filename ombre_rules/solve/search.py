@@ -35,6 +35,18 @@ class NotInPlay(OmbreError):
     """The position is not one where cards are played."""
 
 
+class Unsearchable(OmbreError):
+    """The position is one the double-dummy search does not play."""
+
+
+def searchable(state: Any) -> None:
+    """Refuse a position whose seats in play hold hands of unequal size (a lay-away by named seats): the search
+    plays every seat of the ring to every trick, and does not follow a seat that stops when its hand is empty."""
+    if state.uneven:
+        raise Unsearchable("the seats in play hold hands of unequal size (cards laid away by named seats): the "
+                           "double-dummy search does not follow a seat that stops playing when its hand is empty")
+
+
 
 def solvable(state: Any, measure: str) -> None:
     """Refuse a position no solver searches: no cards being played, trumps not fixed yet, an unknown measure."""
@@ -56,6 +68,7 @@ class Solver:
     def __init__(self, state, measure: str = "tricks", aim: int = 1, max_nodes: int | None = None,
                  seconds: float | None = None) -> None:
         solvable(state, measure)
+        searchable(state)
         st = self.st = state.clone()
         r = st.rules
         self.rules = r

@@ -85,7 +85,7 @@ function arrive(msg) {
   const sameDeal = before && before.table.deal === msg.table.deal;
   if (sameDeal && v.trick_history.length > before.state.trick_history.length && settings.trickPause > 0) {
     const t = v.trick_history[v.trick_history.length - 1];
-    page.hold = { ...t, key: `${msg.table.deal}:${v.trick_history.length}` };
+    page.hold = { ...t, index: v.trick_history.length - 1, key: `${msg.table.deal}:${v.trick_history.length}` };
     const key = page.hold.key;
     setTimeout(() => slide(key), settings.trickPause * 1000);
   }

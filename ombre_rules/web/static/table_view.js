@@ -62,9 +62,12 @@ export function seatPanel(i, msg, page) {
     v.to_move === i && page.timerText ? el("div", { class: "clock" }, page.timerText) : null);
 }
 
-// The seat that played the k-th card of a trick: seats in the order of play, skipping those out of play.
-export function playSeat(v, leader, k, n) {
+// The seat that played the k-th card of trick t (counted from 0): seats in the order of play, skipping those
+// out of play and, with hands of unequal size (v.short_hands: the tricks each seat plays to), those whose hands
+// ran out before that trick.
+export function playSeat(v, leader, k, n, t) {
   const out = [...(v.sitting_out || []), ...(v.out_of_play || [])];
+  (v.short_hands || []).forEach((tricks, s) => { if (tricks <= t) out.push(s); });
   let s = leader;
   for (let i = 0; i < k; i++) {
     do { s = (s + 1) % n; } while (out.includes(s));
@@ -75,19 +78,21 @@ export function playSeat(v, leader, k, n) {
 export function trickArea(msg, page) {
   const { table, state: v, you } = msg;
   const n = table.seats.length;
-  const plays = (leader, cards) => cards.map((c, k) => ({ seat: playSeat(v, leader, k, n), card: c }));
+  const plays = (leader, cards, t) => cards.map((c, k) => ({ seat: playSeat(v, leader, k, n, t), card: c }));
   const shown = (trick, cls, winner) => el("div", { class: `trick ${cls}`, id: "trick", "aria-label": "the trick" },
-    plays(trick.leader, trick.cards).map((p) => el("div", { class: `play${p.seat === winner ? " win" : ""}`, "data-seat": p.seat },
+    plays(trick.leader, trick.cards, trick.index).map((p) => el("div", { class: `play${p.seat === winner ? " win" : ""}`, "data-seat": p.seat },
       cardEl(p.card, v.cards, table.suits), el("span", {}, seatLabel(p.seat, table, you)))));
   if (page.hold) {
     const t = page.hold;
     return el("div", {}, shown(t, "held", t.winner),
       el("div", { class: "caption", id: "trick-caption" }, `${seatLabel(t.winner, table, you)} ${t.winner === you ? "win" : "wins"} the trick`));
   }
-  if (v.current_trick.length) return shown({ leader: v.trick_leader, cards: v.current_trick }, "", null);
+  if (v.current_trick.length) {
+    return shown({ leader: v.trick_leader, cards: v.current_trick, index: v.trick_history.length }, "", null);
+  }
   const last = v.trick_history[v.trick_history.length - 1];
   if (last && v.phase !== "done") {
-    return el("div", {}, shown(last, "last", last.winner),
+    return el("div", {}, shown({ ...last, index: v.trick_history.length - 1 }, "last", last.winner),
       el("div", { class: "caption", id: "trick-caption" }, `Last trick to ${seatLabel(last.winner, table, you)}`));
   }
   const centre = [];
@@ -256,7 +261,7 @@ export function tricksBox(msg) {
     el("ol", { class: "tricklist mini" }, v.trick_history.map((t, j) => el("li", { class: "row" },
       el("span", { class: "small n" }, `${j + 1}.`),
       t.cards.map((c, k) => {
-        const s = playSeat(v, t.leader, k, n);
+        const s = playSeat(v, t.leader, k, n, j);
         return el("span", { class: `played${s === t.winner ? " win" : ""}` }, cardEl(c, v.cards, table.suits, { say: `played by ${seatLabel(s, table, you)}` }),
           el("span", { class: "by" }, s === you ? "You" : (table.names[s] || `S${s}`)));
       }),
