@@ -249,7 +249,7 @@ class Builder:
         concede = c.play.concede
         if concede is not None and not _holds(probe, concede[1]):
             concede = None
-        if concede is not None or c.play.surrender is not None and _holds(probe, c.play.surrender):
+        if concede is not None or c.play.surrender is not None and _holds(probe, c.play.surrender.when):
             out.append((w.conceded(), Situation(conceded=True)))
         if concede is not None and concede[3] is not None and _holds(probe, concede[3]) and probe.defenders:
             taker = probe.defenders[0]

@@ -140,6 +140,8 @@ class Fields:
     talon_shown: int
     follow_high: bool  # play.follow_answers = highest: `led` follows the highest card of its suit
     trump_open: bool  # contract `trump: first_lead`: trumps wait for the first card led
+    sur_due: bool  # a surrender offered during the exchange (`play.surrender.at`) is still to come
+    takeover_queue: list[int]  # after a surrender, the seats still to be asked to take the game over
 
     if TYPE_CHECKING:
         # -- State's own API that stages and the modules State uses (view, replay, portable) call
@@ -188,3 +190,4 @@ class Fields:
         def _trick_start(self) -> None: ...
         def _play_with_excuse(self) -> None: ...
         def _finish(self, all_pass: bool = False) -> None: ...
+        def _surrender_due(self) -> bool: ...

@@ -21,7 +21,7 @@ VARS: dict[str, str] = {
     "conceded": "the deal was conceded", "pool": "the pool", "trump_order": "the trump order",
     "tricks_played": "the tricks played", "partner": "the declarer's partner", "side": "the declarer's side",
     "called": "the called card", "pool_before": "the pool before the ante", "tricks_left": "the tricks left",
-    "taken_from": "the seat whose concession was refused and whose game was taken over",
+    "taken_from": "the seat whose game was taken over after it gave up", "talon_size": "the cards left in the talon",
     "high_bid": "the highest bid so far",
     "trick_winners": "the winners of the tricks so far", "table_seats": "the seats at the table",
     "choice": "the choice", "bidder": "the bidder", "seats": "the number of seats",
