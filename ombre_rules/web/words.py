@@ -79,7 +79,8 @@ class Words:
         keys = [f"contract.{contract}"] if contract else []
         order = {"auction": ["auction"], "raise": ["auction"], "declare": ["auction"],
                  "lay-away": [*keys, "deal"], "defend": ["defence", "play"], "double": ["defence", "play"],
-                 "play": ["play"], "consent": ["play"], "done": ["outcomes", "scoring"]}.get(phase, [*keys, "auction"])
+                 "play": ["play"], "consent": ["play"], "surrender": [*keys, "play"], "takeover": [*keys, "play"],
+                 "done": ["outcomes", "scoring"]}.get(phase, [*keys, "auction"])
         return next((anchor(k) for k in order if k in self.sections), None)
 
     def phase(self, phase: str, contract: str | None, declarer: bool = False) -> str:
