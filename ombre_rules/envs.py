@@ -26,6 +26,7 @@ DEAL_VARS |= frozenset({"defending", "inviter", "invited"})  # the defenders' de
 DEAL_VARS |= frozenset({"multiplier", "doubles", "doubler"})  # doubling (engine/double.py)
 DEAL_VARS |= frozenset({"trick_winners", "table_seats"})
 DEAL_VARS |= frozenset({"turn_up"})  # the card turned for the deal (`deal.turn_up`)
+DEAL_VARS |= frozenset({"talon_size"})  # the cards left in the talon (a take-over's condition, engine/surrender.py)
 DEAL_FUNCS = frozenset({"card", "suit", "outranks", "is_trump", "tricks", "hand", "final_hand", "dealt_hand",
                         "holder", "won", "points", "play_holder", "pile", "discards"})
 DEAL_FUNCS |= frozenset({"early_tricks"})  # the tricks of a seat among the first n (the trick log)
@@ -54,7 +55,7 @@ VAR_TYPES: dict[str, str] = {
     "multiplier": INT, "doubles": INT, "doubler": INT,
     "trick_winners": SEAT_LIST, "table_seats": SEAT_LIST,
     "deals_played": INT,
-    "turn_up": CARD,
+    "turn_up": CARD, "talon_size": INT,
 }
 CONTEXT_TYPES: dict[str, tuple[tuple[str, ...], str]] = {
     "card": ((ANY, SUIT), CARD), "suit": ((CARD,), SUIT), "outranks": ((CARD, CARD), BOOL),
@@ -69,7 +70,7 @@ CONTEXT_TYPES: dict[str, tuple[tuple[str, ...], str]] = {
 UNSET_VARS = frozenset({"declarer", "contract"})
 AUCTION = "during the auction"  # when they are none in a bid condition
 NONE_WHEN = {"partner": "without a called partner", "called": "without a called card",
-             "high_bid": "before the first bid", "taken_from": "unless a defender took a conceded game over",
+             "high_bid": "before the first bid", "taken_from": "unless another seat took a conceded game over",
              "inviter": "without an invitation", "doubler": "without a double", "trump": "without trumps"}
 FUNC_NONE_WHEN = {"card": "when the deck has no such card", "holder": "when nobody holds the card",
                   "play_holder": "when nobody held the card as play began"}
@@ -86,7 +87,7 @@ def value_facts(players: int, cards: int, points: tuple[int, int], factor: int) 
            "taken_from": seat, "bidder": seat, "players": seats, "sitters": seats, "defenders": seats,
            "side": seats, "defending": seats, "invited": seats, "table_seats": seq(seat, players, players),
            "trick_winners": seq(seat, cards), "tricks_played": num(0, cards), "tricks_left": num(0, cards),
-           "pool": session, "pool_before": session, "deals_played": num(0, SESSION_NUMBER),
+           "pool": session, "pool_before": session, "deals_played": num(0, SESSION_NUMBER), "talon_size": num(0, cards),
            "multiplier": num(1, max(1, factor)), "doubles": num(0, 2), "seats": num(players, players),
            "committed": BOOL_VAL, "stopped": BOOL_VAL, "conceded": BOOL_VAL, "trump_order": card_list}
     for name, when in NONE_WHEN.items():
@@ -356,7 +357,7 @@ class DealEnv(CardEnv):
 
     @property
     def taken_from(self) -> int | None:
-        """The seat that conceded and whose game a defender took over, or none."""
+        """The seat that conceded and whose game another seat took over, or none."""
         t = self._state.taken_from
         return t if t >= 0 else None
 
@@ -395,6 +396,11 @@ class DealEnv(CardEnv):
         """The card turned face up for the deal (`deal.turn_up`), or none."""
         c = self._state.turn_up
         return self._cards[c] if c >= 0 else None
+
+    @property
+    def talon_size(self) -> int:
+        """The number of cards left in the talon."""
+        return len(self._state.talon)
 
     @property
     def table_seats(self) -> list[int]:

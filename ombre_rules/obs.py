@@ -68,7 +68,7 @@ TABLE: list[tuple[str, str, str]] = [
     ("bids", "N x K", "the contracts each seat has bid in the auction"),
     ("high_bid", "K", "the standing bid of the auction (one-hot)"),
     ("high_seat", "N", "the seat holding the standing bid (one-hot)"),
-    ("actions", "N x 16", "how many actions of each kind each seat took: " + ", ".join(KINDS) + " (count)"),
+    ("actions", f"N x {len(KINDS)}", "how many actions of each kind each seat took: " + ", ".join(KINDS) + " (count)"),
     ("pool", "1", "counters in the pool now (count, no upper bound)"),
     ("pool_before", "1", "counters in the pool when the deal began (count, no upper bound)"),
     ("session", SIZE_TEXT, MEANING),

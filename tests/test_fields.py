@@ -20,13 +20,13 @@ STAGES = [base for base in State.__mro__[1:] if base not in (Fields, object)]
 
 def test_slots_are_the_declared_fields() -> None:
     assert State.__slots__ == tuple(Fields.__annotations__)
-    assert len(State.__slots__) == len(set(State.__slots__)) == 106
+    assert len(State.__slots__) == len(set(State.__slots__)) == 108
     assert State.__slots__[:4] == ("phase", "to_move", "lm", "nc")  # the play loop's fields first
     assert not hasattr(State(load("ombre"), seed=1), "__dict__")
 
 
 def test_stages_add_no_field() -> None:
-    assert len(STAGES) == 12
+    assert len(STAGES) == 13
     for stage in STAGES:
         assert stage.__slots__ == (), stage
         assert "__annotations__" not in vars(stage) or not vars(stage)["__annotations__"], stage

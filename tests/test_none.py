@@ -23,7 +23,7 @@ MINI_ALL_PASS = ["pass", "pass", "pass"]  # mini: forehand, then the others; all
      "4:14: 'high_bid.level' may be none ('high_bid' is none before the first bid): guard it with "
      "'high_bid.level != none'"),
     ('scoring:\n  let:\n    x: "group_points([1, 2], 3, taken_from)"\n',
-     "4:33: 'taken_from' is none unless a defender took a conceded game over: guard it with 'taken_from != none'"),
+     "4:33: 'taken_from' is none unless another seat took a conceded game over: guard it with 'taken_from != none'"),
     ('auction:\n  all_pass: {then: force, who: "holder(basto)", contract: solo}\n',
      "3:33: 'holder(basto)' is none when nobody holds the card: guard it with 'holder(basto) != none'"),
     ('session:\n  carry:\n    name: {type: str}\nscoring:\n  let:\n    x: "session.name + \'!\'"\n',

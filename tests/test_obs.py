@@ -25,11 +25,11 @@ def test_the_table_of_classic_ombre():
     sizes = {name: size for name, size, _ in lay.table()}
     assert [name for name, _, _ in TABLE] == list(sizes)
     assert sizes["hand"] == 40 and sizes["phase"] == len(PHASE_NAMES) + 1 and sizes["contract"] == 4
-    assert sizes["trick_cards"] == 14 * 3 * 40 and sizes["actions"] == 3 * 21 and sizes["bids"] == 3 * 4
-    assert lay.size == sum(sizes.values()) == 2424
+    assert sizes["trick_cards"] == 14 * 3 * 40 and sizes["actions"] == 3 * 22 and sizes["bids"] == 3 * 4
+    assert lay.size == sum(sizes.values()) == 2428
     assert describe()[4] == {"name": "hand", "size": "C", "meaning": "the cards in the seat's hand"}
     assert describe(lay.rules)[22]["shape"] == [14, 3, 40]
-    assert len(KINDS) == 21
+    assert len(KINDS) == 22
 
 
 def test_the_values_at_the_start_of_a_deal():
@@ -64,8 +64,8 @@ def test_tricks_bids_and_counts_follow_the_play():
     assert piece(lay, vec, "trick_cards")[(0 * 3 + leader) * 40 + card] == 1
     assert piece(lay, vec, "trick_leader")[:3] == [float(leader == p) for p in range(3)]
     counts = piece(lay, vec, "actions")
-    assert counts[1 * 21 + KINDS.index("pass")] == 1 and counts[0 * 21 + KINDS.index("pass")] == 1
-    assert counts[2 * 21 + KINDS.index("trump")] == 1
+    assert counts[1 * 22 + KINDS.index("pass")] == 1 and counts[0 * 22 + KINDS.index("pass")] == 1
+    assert counts[2 * 22 + KINDS.index("trump")] == 1
     assert piece(lay, vec, "trump")[rules.deck.suit_by_name["clubs"].index] == 1
 
 

@@ -39,11 +39,11 @@ def test_game_info_from_the_ruleset():
     game = pyspiel.load_game("ombre_rules_tredrille")
     rules = load("tredrille")
     assert game.num_players() == 3
-    assert game.num_distinct_actions() == rules.num_actions == 171
+    assert game.num_distinct_actions() == rules.num_actions == 172
     assert game.max_chance_outcomes() == 30
     assert game.max_game_length() == max_actions(rules) == 218
     assert game.max_utility() == -game.min_utility() == osp.payment_bound(rules) == 92
-    assert game.information_state_tensor_size() == game.observation_tensor_size() == layout(rules).size == 1489
+    assert game.information_state_tensor_size() == game.observation_tensor_size() == layout(rules).size == 1493
     t = game.get_type()
     assert t.utility == pyspiel.GameType.Utility.GENERAL_SUM
     assert t.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC

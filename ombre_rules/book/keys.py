@@ -103,7 +103,20 @@ KEY_DOCS: dict[str, str] = {
     'play:claim': 'the declarer may stop after a trick, or play on committed to take every trick',
     'play:claim.after_trick': 'the trick after which he decides',
     'play:claim.when': 'when the choice is offered',
-    'play:surrender.when': 'when the declarer may give up before the first lead',
+    'play:surrender.when': 'when the declarer may give up (before the first lead, or at the point `at` names)',
+    'play:surrender.at': 'when he is asked: before_exchange (the contract and its trumps fixed), '
+                         'after_declarer_exchange (his own exchange over, before the others\'), or before_play '
+                         '(the default: before the first lead)',
+    'play:surrender.doc': 'the surrender in words',
+    'play:surrender.takeover': 'after a surrender, other seats may take the game over with a new exchange from the '
+                               'talon left (actions take_over or bid NAME, and pass); the one who gave up defends '
+                               'and is `taken_from`; nobody taking over: the deal is conceded',
+    'play:surrender.takeover.by': 'the seats asked, in turn: a seat or a list (default: `defenders`)',
+    'play:surrender.takeover.when': 'whether the seat asked (`bidder`) may take over the contract `choice` now, e.g. '
+                                    '`talon_size >= 2` (default: true)',
+    'play:surrender.takeover.contracts': 'the contracts a taker chooses from (bid NAME); default: the contract given '
+                                         'up (take_over)',
+    'play:surrender.takeover.doc': 'the take-over in words',
     'play:claim.doc': 'the claim in words',
     'cite': 'the sources each rulebook section follows',
     'play:concede.doc': 'the concession in words',
@@ -190,7 +203,9 @@ VAR_DOCS: dict[str, tuple[str, str]] = {
     'trick_winners': ('the winner of each trick played so far, in order', '[w for w in trick_winners if w in leaders]'),
     'table_seats': ('every seat at the table, in seat order (0, 1, ...)',
                     '[session.points[p] + 1 for p in table_seats]'),
-    'taken_from': ('the seat that conceded, when a defender took his game over (none otherwise)', 'tricks(taken_from)'),
+    'taken_from': ('the seat that gave up, when another seat took his game over (a defender who refused his '
+                   'concession, or a seat after his surrender; none otherwise)', 'tricks(taken_from)'),
+    'talon_size': ('the number of cards left in the talon', 'talon_size >= 2'),
     'high_bid': ('the highest bid of the auction so far (none before any bid)', 'high_bid == none'),
     'defending': ('the defenders who play (less those who passed in `defence`)', 'len(defending) == 0'),
     'inviter': ('the defender who invited the others to play with him (none without)', 'inviter != none'),
@@ -198,10 +213,12 @@ VAR_DOCS: dict[str, tuple[str, str]] = {
     'multiplier': ('1, or the factor of `doubling` once doubled or redoubled', '10 * contract.value * multiplier'),
     'doubles': ('0; 1 once doubled; 2 once redoubled', 'doubles == 2'),
     'doubler': ('the seat that doubled (none without a double)', 'doubler != none'),
-    'choice': ('the suit or card a trump or call condition considers', 'choice.rank == K'),
+    'choice': ('the suit or card a trump or call condition considers; the contract offered, in '
+               '`surrender.takeover.when`', 'choice.rank == K'),
     'payer': ("in a `pay` step's amount: the seat that pays this transfer", 'tricks(payer) - tricks(payee)'),
     'payee': ("in a `pay` step's amount: the seat paid by this transfer", 'tricks(payer) - tricks(payee)'),
-    'bidder': ('the seat bidding, in a bid condition', 'len(hand(bidder))'),
+    'bidder': ('the seat bidding, in a bid condition; the seat asked, in `surrender.takeover.when`',
+               'len(hand(bidder))'),
     'seats': ('the number of seats at the table (sit_out.who)', '(dealer + 2) % seats'),
     'deals_played': ("the session's deals so far, the last one included", 'deals_played >= 24'),
     'turn_up': ("the card turned face up for the deal (`deal.turn_up`; none without one)",

@@ -31,8 +31,9 @@ SCOPES: dict[str, tuple[str, frozenset, frozenset]] = {
     "card": ("play obligations (`play.follow`) and other card rules", FOLLOW_VARS, FOLLOW_FUNCS),
     "seat": ("`auction.first`, `auction.all_pass.who`, `auction.opening.seat`", SEAT_VARS, AUCTION_FUNCS),
     "deal": ("outcomes, `let`, scoring, play conditions (claim, concede, end_when), exchange limits; with "
-             "`choice` in `trump_allowed` and `call.allowed`, `bidder` in `bid_when` and `show`, `exchanger` in "
-             "exchange limits, `payer` and `payee` in a `pay` step's amount",
+             "`choice` in `trump_allowed` and `call.allowed`, `bidder` in `bid_when` and `show`, both in "
+             "`surrender.takeover.when`, `exchanger` in exchange limits, `payer` and `payee` in a `pay` step's "
+             "amount",
              DEAL_VARS | {"choice", "bidder", "exchanger", "payer", "payee"}, DEAL_FUNCS),
     "sit_out": ("`sit_out.who`", frozenset({"dealer", "seats"}), frozenset()),
     "session_end": ("`session.end_when`, `session.close`: after the session's last deal (`session.NAME` and "

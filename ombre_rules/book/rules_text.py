@@ -372,9 +372,7 @@ def own_play(b: Builder, s: Any, c: Any, key: str, value: Any) -> None:
     elif key == "concede":
         concede_rule(b, s, value, "play.concede")
     elif key == "surrender":
-        when = (value or {}).get("when")
-        s.rule("play.surrender", f"Before the first lead {b.w.declarer} may give up"
-               + (f" when {say(when)}" if when and b.holds(when) is None else "") + ".", when)
+        surrender_rule(b, s, value or {}, "play.surrender")
 
 
 def obligation(b: Builder, item: dict) -> str:
@@ -410,6 +408,37 @@ def concede_rule(b: Builder, s: Any, co: dict, key: str) -> None:
     if co.get("takeover") and b.holds(co["takeover"]) is not False:
         text += f"; a defender who does not agree takes his place when {say(co['takeover'])}"
     s.rule(key, text + ".", exprs)
+
+
+SURRENDER_AT = {"before_play": "Before the first lead", "before_exchange": "Once the contract and its trumps are "
+                "fixed, before the exchange,", "after_declarer_exchange": "After his own exchange, before the others',"}
+
+
+def surrender_rule(b: Builder, s: Any, su: dict, key: str) -> None:
+    """The declarer's surrender (`play.surrender`), and the take-over that may follow it."""
+    say, w = b.say, b.w
+    when = su.get("when")
+    if su.get("doc"):
+        s.rule(key, cap(str(su["doc"]).rstrip(".")) + ".", when)
+    else:
+        s.rule(key, f"{SURRENDER_AT[su.get('at', 'before_play')]} {w.declarer} may give up"
+               + (f" when {say(when)}" if when and b.holds(when) is None else "") + ".", when)
+    t = su.get("takeover")
+    if t is None:
+        return
+    exprs = "; ".join(f"{k}: {t[k]}" for k in ("by", "when") if t.get(k))
+    if t.get("doc"):
+        s.rule(key + ".takeover", cap(str(t["doc"]).rstrip(".")) + ".", exprs)
+        return
+    who = say(t["by"]) if t.get("by") else w.defenders
+    may = f" when {say(t['when'])}" if t.get("when") and b.holds(t["when"]) is not False else ""
+    names = [w.contract_named(str(k)) for k in t.get("contracts") or ()]
+    game = f"of the game he chooses ({', '.join(names[:-1])} or {names[-1]})" if len(names) > 1 else \
+        f"of {names[0]}" if names else "of the same game"
+    s.rule(key + ".takeover", f"If he does, {who} may take the game over in turn{may}: the first who does becomes "
+                              f"{w.declarer} {game}, with its trumps and an exchange anew from the cards left in "
+                              f"the talon; the one who gave up defends. If nobody does, the game is given up.",
+           exprs)
 
 
 def before_play(b: Builder) -> None:
@@ -458,7 +487,7 @@ def before_play(b: Builder) -> None:
 
 
 def play(b: Builder) -> None:
-    p, s, w, say = b.data.get("play") or {}, b.book.section("play", "Play"), b.w, b.say
+    p, s, say = b.data.get("play") or {}, b.book.section("play", "Play"), b.say
     first = p.get("first_leader", "forehand")
     s.rule("first_leader", f"{cap(say(first))} leads to the first trick; the winner of each trick leads to the "
                            f"next.", first)
@@ -478,9 +507,7 @@ def play(b: Builder) -> None:
     if p.get("concede"):
         concede_rule(b, s, p["concede"], "concede")
     if p.get("surrender"):
-        when = (p["surrender"] or {}).get("when")
-        s.rule("surrender", f"Before the first lead {w.declarer} may give up"
-               + (f" when {say(when)}" if when and b.holds(when) is None else "") + ".", when)
+        surrender_rule(b, s, p["surrender"] or {}, "surrender")
     if p.get("end_when") and b.holds(p["end_when"]) is not False:
         s.rule("end_when", f"Play stops after a trick as soon as {say(p['end_when'])}.", p["end_when"])
     ex = p.get("excuse")

@@ -249,9 +249,13 @@ class Builder:
         concede = c.play.concede
         if concede is not None and not _holds(probe, concede[1]):
             concede = None
-        if concede is not None or c.play.surrender is not None and _holds(probe, c.play.surrender):
+        sur = c.play.surrender
+        if concede is not None or sur is not None and _holds(probe, sur.when):
             out.append((w.conceded(), Situation(conceded=True)))
-        if concede is not None and concede[3] is not None and _holds(probe, concede[3]) and probe.defenders:
+        taken = concede is not None and concede[3] is not None and _holds(probe, concede[3])
+        if sur is not None and sur.takeover is not None and _holds(probe, sur.when):
+            taken = True  # a surrender taken over: the game played by another seat, the one who gave up defends
+        if taken and probe.defenders:
             taker = probe.defenders[0]
             ring = [taker] + [x for x in seats if x != taker]
             for sp in some_splits(probe.tricks, len(seats), 0):

@@ -31,6 +31,8 @@ def _before_play(st: State, rng: random.Random) -> int:
         return others[0] if others else acts[0]
     if st.phase == DEFEND and r.A_FOLLOW in acts:
         return r.A_FOLLOW
+    if st.phase == SURRENDER and not st.play_hands:  # a surrender offered during the exchange: play on
+        return r.A_CONTINUE
     return acts[rng.randrange(len(acts))]
 
 
@@ -45,7 +47,7 @@ def steer(st: State, bids: frozenset[int], rng: random.Random,
         if st.contract is not None:
             if st.contract != target:
                 return False
-            if not to_end and st.phase in (PLAY, SURRENDER):
+            if not to_end and (st.phase == PLAY or st.phase == SURRENDER and st.play_hands):
                 return True
             st.apply((after or _before_play)(st, rng))
             continue

@@ -158,7 +158,9 @@ class GreedyPolicy:
             return self.play(s, legal)
         if is_exchange(r, legal):
             return self.exchange(s, legal)
-        if any(r.A_BID <= a < r.A_TRUMP for a in legal) or r.A_HOLD in legal:
+        if r.A_TAKE_OVER in legal:
+            return self.take_over(s)
+        if any(r.A_BID <= a < r.A_TRUMP for a in legal) or r.A_HOLD in legal:  # a bid, or a game to take over
             return self.bid(s, legal)
         if r.A_TRUMP <= a0 < r.A_PASS:
             suits = [r.deck.suits[a - r.A_TRUMP] for a in legal]
@@ -214,6 +216,16 @@ class GreedyPolicy:
                 r, high, _need(r, high, s.tricks_total, s.active), tricks_allowed(r, high), s, unseen):
             return r.A_HOLD
         return r.A_PASS if r.A_PASS in legal else self.rng.choice(legal)
+
+    def take_over(self, s: Seat) -> int:
+        """Take over the game given up (the contract in play) when the hand, with a new exchange from the talon
+        left, supports it as it would support a bid of it; pass otherwise."""
+        r = s.rules
+        c = s.contract
+        unseen = r.deck.full_mask & ~s.seen
+        if c is not None and _supports(r, c, _need(r, c, s.tricks_total, s.active), tricks_allowed(r, c), s, unseen):
+            return r.A_TAKE_OVER
+        return r.A_PASS
 
     # -- exchange --------------------------------------------------------------------------------------
     def exchange(self, s: Seat, legal: list[int]) -> int:

@@ -54,13 +54,17 @@ class Knowledge:
             known[v["partner"]] |= mask([v["called"]]) & ~all_played
         # draws in order: (seat, cards drawn); a seat's draw takes as many cards as it discarded just before
         self.draws: list[tuple[int, int]] = []
+        self.turn_from = 0  # the draws from which on the card turned now lies on the talon (after a take-over)
         pending = 0
-        for seat, text in self.acts:
+        for a in v["actions"]:
+            text = a["action"]
             if text.split()[0] == "discard":
                 pending += 1
             elif text == "draw":
-                self.draws.append((seat, pending))
+                self.draws.append((a["seat"], pending))
                 pending = 0
+            elif a["phase"] == "takeover" and text != "pass":
+                self.turn_from = len(self.draws)
         talon_known = mask(v["leftover_shown"])
         self.turned = deck.parse(v["turned"]) if v.get("turned") else -1
         # the deal's turned card (deal.turn_up): passed to every world; a dealer's last card is his until
@@ -73,7 +77,7 @@ class Knowledge:
                 known[v["turn_up_holder"]] |= (1 << self.turn_up) & ~all_played
         self.turned_to = -1
         if self.turned >= 0:
-            first = next((s for s, k in self.draws if k > 0), -1)
+            first = next((s for s, k in self.draws[self.turn_from:] if k > 0), -1)
             if first < 0:
                 talon_known |= 1 << self.turned
             elif first != me:
@@ -208,7 +212,9 @@ def _try(k: Knowledge, rng: random.Random) -> State | None:
     # what each seat drew, in the order of the draws
     drawn = [0] * n
     talon: list[int] = []
-    for s, cnt in k.draws:
+    placed = False  # the turned card is in the talon made so far: the first card of the first draw it was due in
+    for i, (s, cnt) in enumerate(k.draws):
+        due = k.turned >= 0 and not placed and i >= k.turn_from and cnt > 0
         if s == me:
             got = bits(k.my_draws & ~mask_of_ids(talon))
             got = got[:cnt]
@@ -216,17 +222,18 @@ def _try(k: Knowledge, rng: random.Random) -> State | None:
             held = bits((cur[s] | k.played[s]) & ~drawn[s] & ~(1 << k.turned if k.turned >= 0 else 0))
             shuffle(held)
             got = held[:cnt]
-            if s == k.turned_to and not talon:
+            if due and s == k.turned_to:
                 got = [k.turned] + got[:cnt - 1]
         if len(got) != cnt:
             return None
-        if k.turned >= 0 and not talon and s == me and k.turned in got:
+        if due and s == me and k.turned in got:
             got.remove(k.turned)
             got.insert(0, k.turned)
+        placed = placed or due
         for c in got:
             drawn[s] |= 1 << c
         talon += got
-    if k.turned >= 0 and not talon:
+    if k.turned >= 0 and not placed:
         talon_rest.remove(k.turned)
         talon_rest.insert(0, k.turned)
     talon += talon_rest

@@ -14,10 +14,11 @@ from .phases import (
     PLAY,
     RAISE,
     SURRENDER,
+    TAKEOVER,
     TRUMP,
     XPLAY,
 )
 from .state import Result, State
 
 __all__ = ["State", "Result", "PHASE_NAMES", "AUCTION", "TRUMP", "EXCHANGE", "PLAY", "CONSENT", "DONE", "CALL",
-           "GIVE", "DECLARE", "SURRENDER", "XPLAY", "LAYAWAY", "DEMAND", "GIVEBACK", "RAISE"]
+           "GIVE", "DECLARE", "SURRENDER", "TAKEOVER", "XPLAY", "LAYAWAY", "DEMAND", "GIVEBACK", "RAISE"]

@@ -1,9 +1,9 @@
 """The contract fixed: the winner's declaration (DECLARE), the declarer's seat joining the ring, the trump
 (turned, fixed, the suit of the deal's turned card, none, named in the TRUMP phase, or the suit of the first
-card led: `trump: first_lead`), and the declarer's surrender before the first lead (SURRENDER).
+card led: `trump: first_lead`); a contract taken over after a surrender begins here again (surrender.py).
 
-Driven by a contract's `trump`, `trump_after_exchange`, `trump_allowed`, `played`, `show` and
-`play.surrender`, and by `auction.contract_choice`; compiled in ruleset/contract_rules.py."""
+Driven by a contract's `trump`, `trump_after_exchange`, `trump_allowed`, `played` and `show`, and by
+`auction.contract_choice`; compiled in ruleset/contract_rules.py."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -12,7 +12,7 @@ from ..cards import Suit
 from ..errors import SpecError
 from ..ruleset import Contract
 from .fields import Fields
-from .phases import PLAY, TRUMP
+from .phases import TRUMP
 
 
 class ContractStage(Fields):
@@ -55,6 +55,8 @@ class ContractStage(Fields):
         elif mode == "none" or mode == "first_lead":  # first_lead: none until the first card is led
             self._set_trump(None)
         self.trump_open = mode == "first_lead"
+        sur = contract.play.surrender
+        self.sur_due = sur is not None and sur.at != "before_play"
         self.ex_queue = list(self.orders[seat]) if contract.exchange.defenders else [seat]
         if contract.exchange.show_talon:
             self._show_talon()
@@ -131,19 +133,3 @@ class ContractStage(Fields):
         assert c is not None  # trumps are those of a contract
         ctx = self.ctx = self.rules.context(c.ranking, suit)
         self.follow_rows = ctx.follow(c.follow_id)
-
-    def _legal_surrender(self) -> list[int]:
-        return [self.rules.A_CONCEDE, self.rules.A_CONTINUE]
-
-    def _apply_surrender(self, a: int) -> None:
-        """The declarer gives up before the first lead, or plays on."""
-        if a == self.rules.A_CONCEDE:
-            self.conceded = True
-            self._finish()
-            return
-        self.phase = PLAY
-        self.to_move = self.leader
-        if self.claim_at == 0:
-            self._trick_start()
-        self._play_with_excuse()
-

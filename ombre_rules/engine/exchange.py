@@ -3,7 +3,8 @@ first defender may cede his turn; the declarer may take the whole talon instead.
 
 Driven by a contract's `exchange` (`declarer`, `first_defender`, `other_defenders` with `min` and `max`,
 `defenders`, `defender_first`, `leftover`, `take_talon`), each falling back to the variant's `exchange`;
-compiled in ruleset/contract_rules.py. It ends in PlayStage._start_play."""
+compiled in ruleset/contract_rules.py. A surrender offered during the exchange (`play.surrender.at`) opens between
+turns (surrender.py). It ends in PlayStage._start_play."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -69,6 +70,8 @@ class ExchangeStage(Fields):
                 self.phase = TRUMP
                 self.to_move = decl
                 return
+            if self.sur_due and self._surrender_due():
+                return
             del queue[0]
             self.to_move = seat  # the exchanger whose limits are read (`exchanger`)
             if seat == decl:
@@ -104,6 +107,8 @@ class ExchangeStage(Fields):
             self.ex_can_cede = (first_defender and ex.defender_first == "ceded" and not self.ceded
                                 and bool(queue))
             self.ex_acts = None  # listed when first asked for
+            return
+        if self.sur_due and self._surrender_due():
             return
         if self._start_announce():
             return

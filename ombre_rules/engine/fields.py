@@ -143,6 +143,8 @@ class Fields:
     lay_seats: int  # a contract's lay-away: the mask of the seats that lay cards away
     uneven: bool  # in play, the seats of the ring hold hands of unequal size (a seat out of cards leaves the ring)
     ring_play: Sequence[int]  # the ring of play before a seat's hand ran out (empty: none did), for `players`
+    sur_due: bool  # a surrender offered during the exchange (`play.surrender.at`) is still to come
+    takeover_queue: list[int]  # after a surrender, the seats still to be asked to take the game over
 
     if TYPE_CHECKING:
         # -- State's own API that stages and the modules State uses (view, replay, portable) call
@@ -192,3 +194,4 @@ class Fields:
         def _trick_start(self) -> None: ...
         def _play_with_excuse(self) -> None: ...
         def _finish(self, all_pass: bool = False) -> None: ...
+        def _surrender_due(self) -> bool: ...

@@ -180,7 +180,8 @@ class PlayStage(Fields):
         self.concede_ok = play.concede is not None and (play.concede[1] is None or bool(self.eval(play.concede[1])))
         self.end_when = play.end_when
         self.follow_high = play.follow_highest
-        if play.surrender is not None and self.eval(play.surrender):
+        sur = play.surrender
+        if sur is not None and sur.at == "before_play" and self.eval(sur.when):
             self.phase = SURRENDER
             self.to_move = self.declarer
             return

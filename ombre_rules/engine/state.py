@@ -48,18 +48,20 @@ from .phases import (
     PLAY,
     RAISE,
     SURRENDER,
+    TAKEOVER,
     TRUMP,
     XPLAY,
 )
 from .play import PlayStage
 from .result import Result
 from .settle import SettleStage, _new_tuple
+from .surrender import SurrenderStage
 
 __all__ = ["State", "Result", "shuffled"]
 
 
 class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage, LayAwayStage, PlayStage, SettleStage,
-            DefendStage, DoubleStage, AnnounceStage, AloneStage):
+            DefendStage, DoubleStage, AnnounceStage, AloneStage, SurrenderStage):
     """The state of one deal of a variant. Create with `State(rules, seed=…)` or with given hands.
 
     It holds every field of the deal (its slots) and dispatches each phase's legal list and actions to the
@@ -116,12 +118,13 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
         self.ex_count = self.ex_min = self.ex_max = self.ex_keep = 0
         self.ceded = self.ex_can_cede = self.ex_first_used = False
         self.committed = self.stopped = self.conceded = False
-        self.claim_pending = self.concede_ok = self.concede_refused = self.trump_open = False
+        self.claim_pending = self.concede_ok = self.concede_refused = self.trump_open = self.sur_due = False
         # sequences replaced (not changed in place) when their phase starts: shared empty tuples until then
         self.play_hands = ()
         self.keyrow = self.follow_rows = self.round_bids = self.bid_levels = ()
         self.ex_queue = []
         self.consent_queue = []
+        self.takeover_queue = []
         self.ex_acts = None
         self.trick: list[int] = []
         self.trick_log: list[tuple[int, tuple[int, ...], int]] = []
@@ -407,7 +410,7 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
 
 _LISTS = {"hands", "talon", "ex_acts", "payments", "history", "passed", "ex_queue", "discards", "drawn", "trick",
           "tricks", "won", "consent_queue", "trick_log", "bid_of", "shown", "duel_queue", "handed",
-          "def_queue", "dbl_queue"}
+          "def_queue", "dbl_queue", "takeover_queue"}
 
 
 def _make_clone() -> Callable[[State], State]:
@@ -434,7 +437,8 @@ _LISTED: dict[int, Callable[[State], list[int]]] = {
     GIVE: State._legal_give, DECLARE: State._legal_declare, SURRENDER: State._legal_surrender,
     XPLAY: State._legal_xplay, LAYAWAY: State._legal_lay_away, DEMAND: State._legal_demand,
     GIVEBACK: State._legal_give_back, RAISE: State._legal_raise, DEFEND: State._legal_defend,
-    DOUBLE: State._legal_double, ANNOUNCE: State._legal_announce, ALONE: State._legal_alone}
+    DOUBLE: State._legal_double, ANNOUNCE: State._legal_announce, ALONE: State._legal_alone,
+    TAKEOVER: State._legal_takeover}
 # what a legal action does, by phase, once apply has checked it (bids and holds, cards played and the
 # exchanger's discards and draw are applied by their stages before)
 _APPLY: dict[int, Callable[[State, int], None]] = {
@@ -442,4 +446,5 @@ _APPLY: dict[int, Callable[[State, int], None]] = {
     CONSENT: State._apply_consent, CALL: State._apply_call, GIVE: State._apply_give, DECLARE: State._apply_declare,
     SURRENDER: State._apply_surrender, LAYAWAY: State._apply_lay_away, DEMAND: State._apply_demand,
     GIVEBACK: State._apply_give_back, RAISE: State._apply_raise, DEFEND: State._apply_defend,
-    DOUBLE: State._apply_double, ANNOUNCE: State._apply_announce, ALONE: State._apply_alone}
+    DOUBLE: State._apply_double, ANNOUNCE: State._apply_announce, ALONE: State._apply_alone,
+    TAKEOVER: State._apply_takeover}

@@ -159,6 +159,7 @@ def view(state: Fields, seat: int | None, actions: bool = True) -> dict[str, Any
         "pool": state.pool,
         "pool_before": state.pool_before,
         "declarer": state.declarer if state.declarer >= 0 else None,
+        "taken_from": state.taken_from if state.taken_from >= 0 else None,
         "contract": state.contract.name if state.contract else None,
         "trump": state.trump.name if state.trump is not None else None,
         "turned": deck.name(state.turned) if state.turned >= 0 else None,

@@ -31,6 +31,7 @@ from .play import PlayPart
 from .session_end import build_session_end
 from .settlement import build_settlement
 from .suit_bids import derive_suit_bids
+from .takeover import check_takeover
 
 __all__ = ["Ruleset", "load", "Contract", "Context", "AuctionRules", "ExchangeRules", "PlayRules", "CallRules",
            "Limits", "RulesetBase", "BASE_ATTRS", "SPECIAL_VERBS"]
@@ -108,6 +109,7 @@ class Ruleset(ActionPart, PlayPart, ContractPart, AuctionPart, RankTables, DealP
         build_alone(self)
         build_doubling(self)
         build_announce(self)
+        check_takeover(self)
         self.bid_conditions = any(c.bid_when is not None or c.show is not None for c in self.contracts)
         self.compulsory = tuple(c for c in self.contracts if c.compulsory is not None)
         build_settlement(self)

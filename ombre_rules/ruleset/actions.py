@@ -8,7 +8,7 @@ from .base import RulesetBase
 
 # the actions without an argument, in the order of their ids
 SPECIAL_VERBS = ("pass", "hold", "draw", "cede", "stop", "concede", "accept", "refuse", "continue",
-                 "follow", "invite", "double", "redouble", "alone")
+                 "follow", "invite", "double", "redouble", "alone", "take_over")
 
 
 class ActionPart(RulesetBase):
@@ -25,7 +25,7 @@ class ActionPart(RulesetBase):
         (self.A_PASS, self.A_HOLD, self.A_DRAW, self.A_CEDE, self.A_STOP, self.A_CONCEDE,
          self.A_ACCEPT, self.A_REFUSE, self.A_CONTINUE,
          self.A_FOLLOW, self.A_INVITE, self.A_DOUBLE, self.A_REDOUBLE,
-         self.A_ALONE) = range(base, base + len(SPECIAL_VERBS))
+         self.A_ALONE, self.A_TAKE_OVER) = range(base, base + len(SPECIAL_VERBS))
         self.A_CALL = base + len(SPECIAL_VERBS)
         self.A_GIVE = self.A_CALL + nc
         self.A_DEMAND = self.A_GIVE + nc

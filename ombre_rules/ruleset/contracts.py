@@ -43,6 +43,28 @@ class ExchangeRules:
 
 
 @dataclass(frozen=True)
+class Takeover:
+    """After a surrender, another seat may take the game over with a new exchange (`play.surrender.takeover`):
+    the seats asked in turn (`by`, a seat or a list), whether one may take a contract over (`when`, reading the
+    seat asked as `bidder` and the contract as `choice`), and the contracts offered (empty: the conceded one)."""
+
+    by: Expr
+    when: Expr
+    contracts: tuple[Contract, ...] = ()
+    path: tuple[Any, ...] = field(default=(), compare=False)  # where it is in the file (for load errors)
+
+
+@dataclass(frozen=True)
+class Surrender:
+    """The declarer may give up (`play.surrender`): when, and at which point (`before_exchange`,
+    `after_declarer_exchange` or `before_play`); then perhaps taken over by another seat."""
+
+    when: Expr
+    at: str = "before_play"
+    takeover: Takeover | None = None
+
+
+@dataclass(frozen=True)
 class PlayRules:
     first_leader: Expr
     follow: tuple[tuple[Expr, Expr | None], ...]
@@ -50,7 +72,7 @@ class PlayRules:
     concede: tuple[int, Expr | None, Expr | None, Expr | None] | None
     claim_by_side: bool = False
     claim_tells: bool = False
-    surrender: Expr | None = None
+    surrender: Surrender | None = None
     end_when: Expr | None = None
     follow_highest: bool = False  # play.follow_answers = highest
 

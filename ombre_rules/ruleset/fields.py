@@ -112,6 +112,7 @@ class RulesetFields:
     A_DOUBLE: int
     A_REDOUBLE: int
     A_ALONE: int
+    A_TAKE_OVER: int
     A_CALL: int
     A_GIVE: int
     A_DEMAND: int

@@ -12,7 +12,7 @@ from ..lang import Expr, Site
 from ..lang import types as T
 from .base import RulesetBase, _get_path
 from .context import Context
-from .contracts import Contract, PlayRules
+from .contracts import Contract, PlayRules, Surrender, Takeover
 from .fields import FollowRow
 
 
@@ -46,16 +46,33 @@ class PlayPart(RulesetBase):
         if p:
             concede = (int(_get_path(self.spec.data, p + ("before_trick",))), self._expr(p + ("when",), psite),
                        self._expr(p + ("consent",), psite), self._expr(p + ("takeover",), psite))
-        surrender = None
         p = self._pick(cp + ("play", "surrender"), ("play", "surrender"))
-        if p:
-            surrender = self._expr(p + ("when",), psite, True)
+        surrender = self._surrender(c, p, psite) if p else None
         p = self._pick(cp + ("play", "end_when"), ("play", "end_when"))
         end_when = self._expr(p, psite) if p else None
         p = self._pick(cp + ("play", "follow_answers"), ("play", "follow_answers"))
         highest = bool(p) and _get_path(self.spec.data, p) == "highest"
         c.play = PlayRules(first, tuple(follow), claim, concede, claim_by_side, claim_tells, surrender, end_when,
                            highest)
+
+    def _surrender(self, c: Contract, p: tuple, psite: Site) -> Surrender:
+        """`play.surrender` at path `p` (a contract's own or the variant's), with its take-over."""
+        data = _get_path(self.spec.data, p) or {}
+        when = self._expr(p + ("when",), psite, True)
+        assert when is not None  # compiled with a default
+        takeover = None
+        t = data.get("takeover")
+        if t is not None:
+            tp = p + ("takeover",)
+            by_site = Site("surrender.takeover.by", DEAL_VARS, DEAL_FUNCS, result=T.SEATS, unset="",
+                           objects=self.own(c))
+            by = self._expr(tp + ("by",), by_site, "defenders")
+            when_site = Site("surrender.takeover.when", DEAL_VARS | {"bidder", "choice"}, DEAL_FUNCS, result=T.COND,
+                             types=(("choice", T.CONTRACT),), unset="", objects=self.own(c))
+            may = self._expr(tp + ("when",), when_site, True)
+            named = tuple(self._contract_ref(k, tp + ("contracts", i)) for i, k in enumerate(t.get("contracts") or ()))
+            takeover = Takeover(by, may, named, tp)
+        return Surrender(when, str(data.get("at", "before_play")), takeover)
 
     def build_follow(self, ctx: Context, follow_id: int) -> list[FollowRow]:
         """Evaluate each obligation of a follow list for every (led card, card) pair once: per led card, a

@@ -23,6 +23,7 @@ MECHANICS = {
     "concede": "concession", "accept": "consent to a concession", "refuse": "refusing a concession",
     "continue": "playing on (past a claim or a surrender)", "call": "calling a card",
     "give": "giving a card for a demanded one", "demand": "demanding a card",
+    "take_over": "taking a game given up over",
 }
 
 
@@ -101,6 +102,8 @@ def reach_of(path: tuple, data: dict) -> Reach:
     if head == "outcomes" and isinstance(sub, int):
         name = data["outcomes"][sub].get("name", "?") if sub < len(data.get("outcomes") or []) else "?"
         return Reach(f"outcome {name}", _outcome(name))
+    if head == "play" and sub == "surrender" and len(path) > 2 and path[2] == "takeover":
+        return Reach(MECHANICS["take_over"], _offered("take_over"))
     if head == "play" and sub in _PLAY:
         label, kind = _PLAY[sub]
         return Reach(label, _offered(kind))

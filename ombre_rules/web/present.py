@@ -22,7 +22,7 @@ from ..ruleset.carry import TYPES
 from .words import outcome_reason, words
 
 CARD_VERBS = ("play", "discard", "give")  # actions on a card of one's hand
-WORD_LABELS = {v: v.capitalize() for v in SPECIAL_VERBS}
+WORD_LABELS = {v: v.replace("_", " ").capitalize() for v in SPECIAL_VERBS}
 _PLAIN: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 

@@ -32,7 +32,8 @@ PHASES = {
     "give": "A card changes hands.",
     "demand": "The declarer asks for a card.",
     "announce": "The declarer may announce a higher contract now.",
-    "surrender": "The declarer may give the game up before play.",
+    "surrender": "The declarer may give the game up.",
+    "takeover": "The game was given up: a player may take it over and play it himself, with a new exchange.",
     "defend": "Each defender says whether he plays against the declarer.",
     "double": "A seat may double (or redouble) the stakes.",
     "play": "The tricks: each in turn plays a card; the best card wins the trick.",
@@ -43,6 +44,7 @@ VERBS = {
     "pass": "Bid nothing now.", "hold": "Match the bid made and keep it (an earlier seat holds).",
     "draw": "Take from the talon as many cards as were put away.", "cede": "Let the next defender exchange first.",
     "stop": "Stop now and take the game as it stands.", "concede": "Give the game up.",
+    "take_over": "Take the game given up over and play it yourself.",
     "accept": "Agree.", "refuse": "Do not agree.", "continue": "Play on.", "follow": "Play with the declarer.",
     "invite": "Ask another to play along.", "double": "Double the stakes.", "redouble": "Double them again.",
 }
@@ -77,7 +79,8 @@ class Words:
         keys = [f"contract.{contract}"] if contract else []
         order = {"auction": ["auction"], "raise": ["auction"], "declare": ["auction"],
                  "lay-away": [*keys, "deal"], "defend": ["defence", "play"], "double": ["defence", "play"],
-                 "play": ["play"], "consent": ["play"], "done": ["outcomes", "scoring"]}.get(phase, [*keys, "auction"])
+                 "play": ["play"], "consent": ["play"], "surrender": [*keys, "play"], "takeover": [*keys, "play"],
+                 "done": ["outcomes", "scoring"]}.get(phase, [*keys, "auction"])
         return next((anchor(k) for k in order if k in self.sections), None)
 
     def phase(self, phase: str, contract: str | None, declarer: bool = False) -> str:
