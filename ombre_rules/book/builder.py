@@ -281,7 +281,7 @@ class Builder:
             first = (f" Whoever draws {self.cards.name(self.rules.seat_draw.forehand)} is forehand in the first deal."
                      if self.rules.seat_draw.forehand >= 0 else "")
             s.rule("seats", sd.get("doc") or
-                   f"Before the first deal one card is laid face down at each seat ("
+                   "Before the first deal one card is laid face down at each seat ("
                    + ", ".join(f"seat {i}: {self.cards.name(c)}" for i, c in enumerate(laid))
                    + f"); each player draws one of the same cards and sits where his card lies.{first}")
         if se.get("end_when"):
