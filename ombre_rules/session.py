@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from .engine import State
 from .engine.deal import draw_first_dealer
@@ -15,6 +16,8 @@ from .engine.session_end import SessionClose, close_session, session_over
 from .errors import OmbreError
 from .players import Player, act
 from .ruleset import Ruleset
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -60,8 +63,9 @@ class Session:
         return State(self.rules, seed=seed, dealer=self.dealer, pool=self.pool, session=self.carried,
                      dealer_draw=self.dealer_draw if first else (), seat_draw=self.seat_draw if first else ())
 
-    def by_seat(self, players: Sequence[Player]) -> list[Player]:
-        """Players given in player order, placed at their seats: player p plays at seat `seats[p]`."""
+    def by_seat(self, players: Sequence[T]) -> list[T]:
+        """Players (or anything of theirs: names, kinds) given in player order, placed at their seats: player p
+        plays at seat `seats[p]`."""
         out = list(players)
         for p, s in enumerate(self.seats):
             out[s] = players[p]

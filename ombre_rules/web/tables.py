@@ -267,11 +267,15 @@ class Tables:
                 raise WebError(503, f"{running} tables of bots only are playing now, the most this server "
                                     f"runs: try again later")
         self._make_room()
+        shown = [clean_name(n) for n in (names or [])][:len(seats)]
+        shown += [""] * (len(seats) - len(shown))
+        if rules.seat_draw is not None:  # the kinds and names are the players', each placed at the seat he draws
+            drawn = Session(rules, seed=seed)
+            seats, shown = drawn.by_seat(seats), drawn.by_seat(shown)
         tokens = [secrets.token_hex(16) if k == HUMAN else None for k in seats]
         row = TableRow(secrets.token_hex(6), key, dict(options), list(seats), tokens, secrets.token_hex(16),
                        seed, deals)
-        shown = [clean_name(n) for n in (names or [])][:len(seats)]
-        settings: dict[str, Any] = {"timer": timer, "names": shown + [""] * (len(seats) - len(shown))}
+        settings: dict[str, Any] = {"timer": timer, "names": shown}
         table = Table(row, entry, self.catalog, settings)
         self.store.add_table(row)
         for k, v in settings.items():
