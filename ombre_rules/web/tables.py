@@ -304,6 +304,7 @@ class Tables:
         return {"id": t.row.id, "variant": t.variant,
                 "seats": [{"seat": s, "kind": k, "url": base + tok if tok else None}
                           for s, (k, tok) in enumerate(zip(t.row.seats, t.row.tokens, strict=True))],
+                "player_seats": list(t.session.seats),  # each player's seat, in the order the kinds were given
                 "spectator": base + t.row.spectator}
 
     def rematch_link(self, t: Table, seat: int | None) -> str | None:
@@ -313,6 +314,8 @@ class Tables:
         row = self.tables[t.rematch].row if t.rematch in self.tables else self.store.table(t.rematch)
         if row is None:
             return None
+        if seat is not None and t.rules.seat_draw is not None:  # the one at `seat` is that player of the rematch,
+            seat = self.get(t.rematch).session.seats[seat]  # who sits where he draws there
         tok = row.spectator if seat is None else row.tokens[seat]
         return f"/table/{row.id}?t={tok}" if tok else None
 

@@ -361,6 +361,26 @@ def test_the_players_sit_where_they_draw_and_the_cut_is_shown(browser, server, w
     ctx.close()
 
 
+def test_the_variant_page_takes_you_to_the_seat_you_draw(browser, server):
+    """From Tresillo's page with the seat draw chosen, seed 2, "You" first and three bots: you are player 0, who
+    draws the ace of hearts, so the page takes you to seat 1."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server.url}/variant/tresillo")
+    page.wait_for_selector("#create")
+    page.select_option("#opt-seat_draw", "suits")
+    page.fill("#seed", "2")
+    page.fill("#deals", "1")
+    page.click("#create")
+    page.wait_for_selector("#seat-draw")
+    table = server.app.state.tables.tables[page.url.split("/table/")[1].split("?")[0]]
+    assert table.seat_of(page.url.split("?t=")[1]) == 1 and table.session.seats == (1, 3, 2, 0)
+    assert page.inner_text("#seat-draw").startswith("You A\u2665 (seat 1), ")
+    assert errors == []
+    page.close()
+
+
 @pytest.mark.parametrize("width, height, name", [(1280, 900, "desktop"), (390, 844, "phone")])
 def test_the_card_turned_for_the_deal_is_shown_to_everyone(browser, server, width, height, name):
     """A Euchre table of seed 21 (seat 0 deals and is a person): the upcard, turned from the rest of the pack,
