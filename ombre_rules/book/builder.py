@@ -339,7 +339,7 @@ _NTH = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}
 
 
 def _cutter(who: tuple[int, ...], n: int) -> str:
-    """The seat that cuts, by its place from the dealer (the same for every dealer, or `the seat named`)."""
+    """The seat that cuts, by its place from the dealer when that is the same for every dealer."""
     steps = {(w - d) % n for d, w in enumerate(who)}
     if len(steps) > 1:
         return "the player the rules name for each dealer"
