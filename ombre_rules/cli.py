@@ -383,9 +383,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--dealer", type=int, default=None,
                    help="the dealer's seat (default 0; a session's first dealer by the variant's draw if it has one)")
     s.add_argument("--option", action="append", metavar="KEY=VALUE", help="set a variant option (repeatable)")
-    s.add_argument("--players", metavar="P1,P2,...", help="bot per seat (default random)")
+    s.add_argument("--players", metavar="P1,P2,...", help="bot per seat (default random); in a session with "
+                   "a draw for seats (session.seats), per player, each at the seat he draws")
     s.add_argument("--human", type=int, metavar="SEAT", help="play this seat yourself at the terminal (type help "
-                   "or ? at the prompt)")
+                   "or ? at the prompt); with a draw for seats, this player")
     s.add_argument("--deals", type=int, default=1, metavar="N", help="play N deals: a session, the dealer moving "
                    "round and the pool carried over, with a score sheet at the end (default 1)")
     s.add_argument("--session", action="store_true", help="play a whole session as the variant defines it (its "

@@ -6,6 +6,7 @@ from .engine.phases import XPLAY
 from .engine.piles import excuse_debt
 from .engine.portable import carry_words
 from .engine.replay import events, initial
+from .engine.rituals import seats_words
 from .engine.settle import PASSED_OUT
 from .engine.view import exposed_seats, leftover_shown, short_hands, short_ring
 from .envs import forehand_of
@@ -40,6 +41,10 @@ def deal_header(state, viewer: int | None = None) -> list[str]:
     r = state.rules
     lines = [f"{r.title} — {r.variant}" + (f", seed {state.seed}" if state.seed is not None else ""),
              f"dealer: seat {state.dealer}; pool {state.pool_before}"]
+    if state.seat_draw:
+        lines.append(f"draw for seats: {seats_words(r, state.seat_draw)}")
+    if r.cut is not None and state.cut_at >= 0:
+        lines.append(f"cut: seat {r.cut.who[state.dealer]} lifts {state.cut_at} cards")
     if r.teams is not None:
         lines.append(teams_line([list(t) for t in r.teams]))
     if r.carry is not None:  # public: what the session carries into the deal

@@ -10,6 +10,7 @@ import jsonschema
 from . import outfile
 from .engine import State
 from .engine.carry import as_json
+from .engine.rituals import check_cut, check_seat_draw, seating
 from .errors import OmbreError, SpecError, did_you_mean, quoted
 from .infile import read_bytes
 from .resources import record_schema_path
@@ -60,6 +61,10 @@ def to_record(state: State) -> dict[str, Any]:
         "dealer": state.dealer,
         **({"draw": [{"seat": seat, "card": deck.name(c)} for seat, c in state.dealer_draw]}
            if state.dealer_draw else {}),
+        **({"seats": [{"player": p, "card": deck.name(c), "seat": s} for p, (c, s) in
+                      enumerate(zip(state.seat_draw, seating(r, state.seat_draw), strict=True))]}
+           if state.seat_draw else {}),
+        **({"cut": {"seat": r.cut.who[state.dealer], "at": state.cut_at}} if r.cut and state.cut_at >= 0 else {}),
         "pool": exact(state.pool_before),
         **({"session": as_json(r, state.carry)} if r.carry is not None else {}),
         "deal": {"hands": [deck.names(h) for h in state.deal_hands],
@@ -216,6 +221,46 @@ def _drawn(rules: Ruleset, draw: list[dict]) -> tuple[tuple[int, int], ...]:
     return tuple(out)
 
 
+def _seats(rules: Ruleset, seats: list[dict], seed: int | None, dealer: int) -> tuple[int, ...]:
+    """A record's draw for seats as the card each player drew, checked: players in order, known cards, each at
+    its seat, and the draw its seed makes (`engine/rituals.py`)."""
+    if not seats:
+        return ()
+    drawn = []
+    for p, d in enumerate(seats):
+        c = rules.deck.by_name.get(d["card"])
+        if d["player"] != p:
+            raise ReplayError(f"record field 'seats': player {p} must come next, not player {d['player']}")
+        if c is None:
+            raise ReplayError(f"record field 'seats': unknown card {quoted(d['card'])}"
+                              f"{did_you_mean(d['card'], rules.deck.by_name)}")
+        drawn.append(c)
+    try:
+        check_seat_draw(rules, tuple(drawn), seed, dealer)
+    except OmbreError as e:
+        raise ReplayError(f"record field 'seats': {e.message}") from None
+    for p, (d, s) in enumerate(zip(seats, seating(rules, tuple(drawn)), strict=True)):
+        if d["seat"] != s:
+            raise ReplayError(f"record field 'seats': player {p} drew {d['card']}, the card of seat {s}, not of "
+                              f"seat {d['seat']}")
+    return tuple(drawn)
+
+
+def _cut(rules: Ruleset, cut: dict | None, dealer: int, fresh: State | None) -> int | None:
+    """A record's cut as the number of cards lifted, checked: the cutting seat, the packets' sizes, and the cut
+    its seed makes (`fresh`: the seed's deal)."""
+    if cut is None:
+        return None
+    try:
+        at = check_cut(rules, cut["at"], cut["seat"], dealer)
+    except OmbreError as e:
+        raise ReplayError(f"record field 'cut': {e.message}") from None
+    if fresh is not None and fresh.cut_at != at:
+        raise ReplayError(f"record field 'cut': the cut differs from what seed {fresh.seed} cuts: "
+                          f"{fresh.cut_at} cards lifted, not {at}")
+    return at
+
+
 def replay(rec: dict, rules: Ruleset | None = None) -> ReplayReport:
     """Re-run a record and check it: same ruleset, same deal from its seed, every action legal, same result,
     same account (every transfer, its label, payer, payee, amount and reason)."""
@@ -234,14 +279,17 @@ def replay(rec: dict, rules: Ruleset | None = None) -> ReplayReport:
         raise ReplayError(f"record field 'dealer': {dealer} is not a seat of '{rules.variant}' "
                           f"(0 to {rules.players - 1})")
     dealer_draw = _drawn(rules, rec.get("draw") or [])
+    seat_draw = _seats(rules, rec.get("seats") or [], seed, dealer)
     try:
-        if seed is not None:
-            fresh = State(rules, seed=seed, dealer=dealer)
+        fresh = None if seed is None else State(rules, seed=seed, dealer=dealer)
+        cut = _cut(rules, rec.get("cut"), dealer, fresh)
+        if fresh is not None:
             if list(fresh.deal_hands) != hands or list(fresh.deal_talon) != talon \
                     or turn_up is not None and fresh.turn_up != turn_up:
                 raise ReplayError(f"the deal differs from what seed {seed} deals")
         state = State(rules, seed=seed, dealer=dealer, pool=amount(rec.get("pool")), hands=hands, talon=talon,
-                      session=rec.get("session"), turn_up=turn_up, dealer_draw=dealer_draw)
+                      session=rec.get("session"), turn_up=turn_up, dealer_draw=dealer_draw, seat_draw=seat_draw,
+                      cut=cut)
     except ReplayError:
         raise
     except OmbreError as e:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from .engine import State
 from .engine.deal import drawn_words
 from .engine.portable import carry_words
+from .engine.rituals import seats_words
 from .engine.settle import PASSED_OUT
 from .errors import OmbreError
 from .explain.why import why_illegal
@@ -151,7 +152,9 @@ def score_sheet(session: Session) -> str:
     """One row per deal (dealer, contract, declarer, outcome, each seat's payment, the pool after it), the
     session's close once it has one, and the totals."""
     n = session.rules.players
-    head = ["deal", "dealer", "contract", "declarer", "outcome"] + [f"seat {s}" for s in range(n)] + ["pool"]
+    sitter = {s: p for p, s in enumerate(session.seats)}  # with a draw for seats, the player at each seat
+    head = ["deal", "dealer", "contract", "declarer", "outcome"] + [
+        f"seat {s}" + (f" (player {sitter[s]})" if session.seat_draw else "") for s in range(n)] + ["pool"]
     rows = [head]
     for i, st in enumerate(session.deals):
         r = st.result
@@ -173,7 +176,8 @@ def play_table(rules: Ruleset, players: list, me: int | None, seed: int, dealer:
                ask: Callable[[str], str] = input, say: Callable[[str], None] = print) -> list[State]:
     """Play `deals` deals (one: the deal of `seed`; more: a session seeded by `seed`, the dealer moving round
     and the pool carried over, with a score sheet after; None: the variant's whole session, until its end and
-    with its close). `dealer` -1: seat 0, or for a session the variant's draw (`session.first_dealer`). Returns the
+    with its close). `dealer` -1: seat 0, or for a session the variant's draw (`session.first_dealer`). With a draw
+    for seats (`session.seats`), `players` and `me` are players in the order given, each at the seat drawn. Returns the
     finished deals (those before a quit)."""
     if deals == 1:
         state = State(rules, seed=seed, dealer=max(dealer, 0))
@@ -184,6 +188,11 @@ def play_table(rules: Ruleset, players: list, me: int | None, seed: int, dealer:
             return []
         return [state]
     session = Session(rules, seed=seed, dealer=dealer)
+    if session.seat_draw:  # the players given sit where they drew: `me` is a player, the seat his draw gives
+        who = [f"player {p}" + (" (you)" if p == me else "") for p in range(rules.players)]
+        say(f"draw for seats: {seats_words(rules, session.seat_draw, who)}")
+        players = session.by_seat(players)
+        me = None if me is None else session.seats[me]
     if session.dealer_draw:
         say(f"draw for the first dealer: {drawn_words(rules, session.dealer_draw)}")
     of = f" of {deals}" if deals is not None else ""

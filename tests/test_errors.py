@@ -62,7 +62,8 @@ def test_unreadable_file(tmp_path):
     ("extends: ombre\nplay:\n  first_leadr: forehand\n",
      "3:3: unknown key 'first_leadr' in play (did you mean 'first_leader'?)"),
     ("extends: ombre\nsession: {deals: 4, rounds: 2}\n",
-     "2:21: unknown key 'rounds' in session (expected one of: deals, pool, end_when, close, first_dealer, carry)"),
+     "2:21: unknown key 'rounds' in session (expected one of: deals, pool, end_when, close, first_dealer, seats, "
+     "carry)"),
     ("extends: ombre\nplayers: three\n", "2:10: players must be integer, not \"three\""),
     ("extends: ombre\ndeal:\n  packets: [3, x, 3]\n", "3:16: deal.packets.1 must be integer or object, not \"x\""),
     ("extends: ombre\nplayers: 1\n", "2:10: players: 1 is less than the minimum of 2"),

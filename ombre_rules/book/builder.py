@@ -245,6 +245,11 @@ class Builder:
                                  "his hand, known to all until he plays it.",
                   "second_pack": "A card is turned face up from a second pack of the same cards for every player "
                                  "to see; it is no card of the deal."}.get(d.get("turn_up") or "")
+        if r.cut is not None:
+            s.rule("cut", d["cut"].get("doc") or
+                   f"After the shuffle {_cutter(r.cut.who, r.players)} cuts the pack: he lifts a packet from the "
+                   f"top, leaving at least {plural(r.cut.least, 'card')} in each packet, and the dealer puts the "
+                   f"lower packet on top before he deals.")
         if turned:
             s.rule("turn_up", turned)
         if la is not None and la.at_deal:
@@ -270,6 +275,15 @@ class Builder:
                    f"Before the first deal everyone draws a card; the {fd['draw']} card deals "
                    f"first, compared {', then '.join(by[k] for k in fd.get('by') or ['rank'])}; those who tie draw "
                    f"again.")
+        sd = se.get("seats")
+        if sd and self.rules.seat_draw is not None:
+            laid = self.rules.seat_draw.cards
+            first = (f" Whoever draws {self.cards.name(self.rules.seat_draw.forehand)} is forehand in the first deal."
+                     if self.rules.seat_draw.forehand >= 0 else "")
+            s.rule("seats", sd.get("doc") or
+                   "Before the first deal one card is laid face down at each seat ("
+                   + ", ".join(f"seat {i}: {self.cards.name(c)}" for i, c in enumerate(laid))
+                   + f"); each player draws one of the same cards and sits where his card lies.{first}")
         if se.get("end_when"):
             s.rule("end_when", f"The session ends after a deal when {self.sentence(se, se['end_when'])}"
                    + (f" (after {se['deals'] * 10} deals at most)." if se.get("deals") else "."), se["end_when"])
@@ -322,3 +336,13 @@ _NTH = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}
 
 
 # the sections `cite:` may name in any file, whether or not a book has them (besides each contract.NAME)
+
+
+def _cutter(who: tuple[int, ...], n: int) -> str:
+    """The seat that cuts, by its place from the dealer when that is the same for every dealer."""
+    steps = {(w - d) % n for d, w in enumerate(who)}
+    if len(steps) > 1:
+        return "the player the rules name for each dealer"
+    k = steps.pop()
+    return ("the dealer" if k == 0 else "the player after the dealer" if k == 1
+            else "the player before the dealer" if k == n - 1 else f"the player {k} places after the dealer")

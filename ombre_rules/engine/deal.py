@@ -12,6 +12,7 @@ import struct
 from ..cards import MAX_CARDS
 from ..errors import OmbreError
 from ..ruleset import Ruleset
+from .rituals import cut_pack, cut_point
 
 BIT = tuple(1 << i for i in range(MAX_CARDS))  # the mask of each card id
 
@@ -59,7 +60,7 @@ def given_turn_up(rules: Ruleset, hands: list[int], talon: list[int], dealer: in
                              f"{rules.deck.name(talon[0])}")
         return talon[0]
     if card is None and seed is not None:
-        order = shuffled(rules.deck.size, seed)
+        order, _at = dealt_order(rules, seed)
         masks, _lists, rest = rules.deal(order, dealer)
         if masks == list(hands) and rest == list(talon):  # the seed's own deal
             card = dealt_turn_up(rules, order, dealer, seed)
@@ -130,6 +131,14 @@ def drawn_words(rules: Ruleset, drawn: tuple[tuple[int, int], ...]) -> str:
     """A draw for the first dealer in words: each seat's card in the order drawn, and who deals first."""
     cards = ", ".join(f"seat {s} {rules.deck.name(c)}" for s, c in drawn)
     return f"{cards}; seat {drawn_dealer(rules, list(drawn))} deals first"
+
+
+def dealt_order(rules: Ruleset, seed: int | None) -> tuple[list[int], int]:
+    """The pack as a seed deals it: shuffled, then cut where the variant cuts (`deal.cut`). (the deck order,
+    the number of cards the cut lifted or -1)."""
+    order = shuffled(rules.deck.size, seed)
+    at = cut_point(rules, seed)
+    return cut_pack(order, at), at
 
 
 def shuffled(n: int, seed: int | None) -> list[int]:

@@ -84,6 +84,8 @@ class Fields:
     turned: int
     turn_up: int  # the card `deal.turn_up` turns face up for the deal (-1: none)
     dealer_draw: tuple[tuple[int, int], ...]  # a session's first deal: the draw for its dealer, (seat, card) in order
+    seat_draw: tuple[int, ...]  # a session's first deal: the draw for seats, the card each player drew
+    cut_at: int  # the cards the cut lifted (deal.cut; -1: no cut, or a deal given without it)
     high: Contract | None
     high_seat: int
     high_level: int

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import IllegalActionError, InvalidActionError, OmbreError, quoted
 from .carry import as_json, start_values
-from .deal import dealt_turn_up, shuffled
+from .deal import dealt_order, dealt_turn_up
 from .fields import Fields
 
 if TYPE_CHECKING:
@@ -59,19 +59,21 @@ def reduce_state(state: Fields) -> tuple[Any, ...]:
     remember(r)
     return rebuild, (type(state), r.variant, r.digest, state.dealer, state.pool_before, tuple(state.deal_hands),
                      tuple(state.deal_talon), state.seed, tuple(state.history), as_json(r, state.carry),
-                     state.turn_up if state.turn_up >= 0 else None, state.dealer_draw)
+                     state.turn_up if state.turn_up >= 0 else None, state.dealer_draw,
+                     state.seat_draw, state.cut_at if state.cut_at >= 0 else None)
 
 
 def rebuild(cls: Callable[..., S], variant: str, digest: str, dealer: int, pool: int, hands: tuple[int, ...],
             talon: tuple[int, ...], seed: int | None, history: tuple[int, ...],
             session: dict[str, Any] | None = None, turn_up: int | None = None,
-            dealer_draw: tuple[tuple[int, int], ...] = ()) -> S:
+            dealer_draw: tuple[tuple[int, int], ...] = (), seat_draw: tuple[int, ...] = (),
+            cut: int | None = None) -> S:
     """A state (of class `cls`) from its pickled form; the variant must still compile to the same ruleset."""
     r = rules_for(variant)
     if r.digest != digest:
         raise OmbreError(f"variant '{variant}' is not the one this state was saved with (its rules changed)")
     s = cls(r, dealer=dealer, pool=pool, hands=list(hands), talon=list(talon), seed=seed, session=session,
-            turn_up=turn_up, dealer_draw=dealer_draw)
+            turn_up=turn_up, dealer_draw=dealer_draw, seat_draw=seat_draw, cut=cut)
     for a in history:
         s.apply(a)
     return s
@@ -82,7 +84,7 @@ def _seeded(state: Fields) -> bool:
     if state.seed is None:
         return False
     r = state.rules
-    order = shuffled(r.deck.size, state.seed)
+    order, _at = dealt_order(r, state.seed)
     masks, _lists, talon = r.deal(order, state.dealer)
     return tuple(masks) == tuple(state.deal_hands) and tuple(talon) == tuple(state.deal_talon) \
         and (r.turn_up_from is None or dealt_turn_up(r, order, state.dealer, state.seed) == state.turn_up)

@@ -23,7 +23,7 @@ from .auction import AuctionStage
 from .calls import CallStage
 from .carry import start_values
 from .contract import ContractStage
-from .deal import check_deal, dealt_turn_up, drawn_dealer, given_turn_up, shuffled
+from .deal import check_deal, dealt_order, dealt_turn_up, drawn_dealer, given_turn_up, shuffled
 from .defend import DefendStage
 from .double import DoubleStage
 from .exchange import ExchangeStage
@@ -54,6 +54,7 @@ from .phases import (
 )
 from .play import PlayStage
 from .result import Result
+from .rituals import check_cut, check_seat_draw
 from .settle import SettleStage, _new_tuple
 from .surrender import SurrenderStage
 
@@ -72,12 +73,14 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
     def __init__(self, rules: Ruleset, *, seed: int | None = None, dealer: int = 0, pool: int = 0,
                  hands: list[int] | None = None, talon: list[int] | None = None,
                  session: dict[str, Any] | tuple[Any, ...] | None = None, turn_up: int | None = None,
-                 dealer_draw: tuple[tuple[int, int], ...] = ()) -> None:
+                 dealer_draw: tuple[tuple[int, int], ...] = (), seat_draw: tuple[int, ...] = (),
+                 cut: int | None = None) -> None:
         """`session`: the values carried between deals (`session.carry`) by name, for those not at their start
         (or another deal's `carry_after`, as it is). `turn_up`: with given hands, the card `deal.turn_up` turned
         (the talon's first card need not be given; a dealer's last card or a second pack's must be, unless a
         seed deals it). `dealer_draw`: in a session's first deal, the draw that made its dealer (`session.first_dealer`,
-        checked)."""
+        checked); `seat_draw`: the draw for seats, the card each player drew (`session.seats`, checked against the
+        seed). `cut`: the cards the cut lifted (`deal.cut`), checked against the seed's deal."""
         self.rules = rules
         n = self.n = rules.players
         if not 0 <= dealer < n:
@@ -88,8 +91,15 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
         if drew != dealer:
             raise OmbreError(f"the draw for the first dealer makes seat {drew} the dealer, not seat {dealer}")
         self.dealer_draw = tuple(dealer_draw)
+        self.seat_draw = check_seat_draw(rules, tuple(seat_draw), seed, dealer) if seat_draw else ()
+        self.cut_at = -1 if cut is None else check_cut(rules, cut, None, dealer)
+        if hands is None or cut is not None and seed is not None:
+            order, at = dealt_order(rules, seed)
+            if cut is not None and at != cut and (hands is None or rules.deal(order, dealer)[0] == list(hands)):
+                raise OmbreError(f"the cut differs from what seed {seed} cuts: {at} cards lifted, not {cut}")
+            if hands is None:
+                self.cut_at = at
         if hands is None:  # the deal function gives fresh lists
-            order = shuffled(rules.deck.size, seed)
             hands, self.hl, talon = rules.deal(order, dealer)
             self.turn_up = dealt_turn_up(rules, order, dealer, seed) if rules.turn_up_from else -1
         else:
@@ -386,7 +396,8 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
         after it began to change the state (a deal whose settlement is refused) leaves nothing half-changed."""
         fresh = State(self.rules, dealer=self.dealer, pool=self.pool_before, hands=list(self.deal_hands),
                       talon=list(self.deal_talon), seed=self.seed, session=self.carry,
-                      turn_up=self.turn_up if self.turn_up >= 0 else None, dealer_draw=self.dealer_draw)
+                      turn_up=self.turn_up if self.turn_up >= 0 else None, dealer_draw=self.dealer_draw,
+                      seat_draw=self.seat_draw, cut=self.cut_at if self.cut_at >= 0 else None)
         for a in self.history[:n]:
             fresh.apply(a)
         for name in State.__slots__:

@@ -151,6 +151,9 @@ def view(state: Fields, seat: int | None, actions: bool = True) -> dict[str, Any
         "seat": seat,
         "dealer": state.dealer,
         "dealer_draw": [{"seat": s, "card": deck.name(c)} for s, c in state.dealer_draw],
+        "seat_draw": [{"player": p, "card": deck.name(c), "seat": r.seat_draw.cards.index(c)}
+                      for p, c in enumerate(state.seat_draw)] if r.seat_draw else [],
+        "cut": {"seat": r.cut.who[state.dealer], "at": state.cut_at} if r.cut and state.cut_at >= 0 else None,
         "phase": state.phase_name,
         "to_move": state.current_player,
         "hand": deck.names(state.hands[seat]) if seat is not None else [],

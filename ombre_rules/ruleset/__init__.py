@@ -28,6 +28,7 @@ from .families import expand_families
 from .first_dealer import build_first_dealer
 from .mechanics import build_mechanics
 from .play import PlayPart
+from .rituals import build_cut, build_seat_draw
 from .session_end import build_session_end
 from .settlement import build_settlement
 from .suit_bids import derive_suit_bids
@@ -97,6 +98,8 @@ class Ruleset(ActionPart, PlayPart, ContractPart, AuctionPart, RankTables, DealP
         self._compile_names()
         self._sit_out()
         self._teams()
+        build_seat_draw(self)
+        build_cut(self)
         self.turn_up_from = data["deal"].get("turn_up")
         self.rankings = {"": data["ranking"], **(data.get("rankings") or {})}
         self._compile_auction()

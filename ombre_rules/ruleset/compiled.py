@@ -215,3 +215,22 @@ class FirstDraw:
     by: tuple[str, ...]  # what compares the cards, in turn: "suit", "rank"
     key: tuple[tuple[int, ...], ...]  # per card id: its key, higher is better whichever card is best
     doc: str | None
+
+
+@dataclass(frozen=True)
+class SeatDraw:
+    """A card laid at each seat; each player draws one of them and sits at its seat (`session.seats`)."""
+
+    cards: tuple[int, ...]  # per seat: the card laid there
+    first_dealer: int  # the dealer of the first deal the draw fixes through `forehand` (-1: it fixes none)
+    forehand: int  # the card whose drawer is forehand in the first deal (-1: none)
+    doc: str | None
+
+
+@dataclass(frozen=True)
+class Cut:
+    """The cut after the shuffle (`deal.cut`): who cuts, per dealer, and the fewest cards in each packet."""
+
+    who: tuple[int, ...]  # per dealer: the seat that cuts
+    least: int  # the fewest cards in each packet
+    doc: str | None

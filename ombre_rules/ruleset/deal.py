@@ -12,7 +12,7 @@ from .base import RulesetBase
 from .fields import DealFunction
 
 
-class _SeatsEnv:
+class SeatsEnv:
     """What a `sit_out.who` expression sees: the dealer and the number of seats at the table."""
 
     __slots__ = ("dealer", "seats")
@@ -135,7 +135,7 @@ class DealPart(RulesetBase):
         if e is not None and not self._errors:
             for d in range(n):
                 try:
-                    v = e.fn(_SeatsEnv(d, n))
+                    v = e.fn(SeatsEnv(d, n))
                 except Exception as ex:
                     self._errors.append(SpecError(f"expression '{e.text}' failed for dealer {d}: {ex}", e.loc))
                     break

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
         Announce,
         AuctionRules,
         Carry,
+        Cut,
         Defence,
         Demands,
         Doubling,
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
         FirstDraw,
         LayAway,
         Opening,
+        SeatDraw,
         SessionEnd,
     )
     from .contracts import Contract
@@ -93,6 +95,8 @@ class RulesetFields:
     ante_static: bool  # the ante depends on the seats alone
     session_end: SessionEnd | None
     first_draw: FirstDraw | None  # `session.first_dealer` (first_dealer.py): the draw for the first dealer
+    seat_draw: SeatDraw | None  # `session.seats` (rituals.py): the draw for seats
+    cut: Cut | None  # `deal.cut` (rituals.py): the cut after the shuffle
     seat_cache: dict[Any, Any]  # values that depend only on the seats, by (expression, dealer) and the like
     # -- actions (actions.py)
     A_DISCARD: int

@@ -267,11 +267,15 @@ class Tables:
                 raise WebError(503, f"{running} tables of bots only are playing now, the most this server "
                                     f"runs: try again later")
         self._make_room()
+        shown = [clean_name(n) for n in (names or [])][:len(seats)]
+        shown += [""] * (len(seats) - len(shown))
+        if rules.seat_draw is not None:  # the kinds and names are the players', each placed at the seat he draws
+            drawn = Session(rules, seed=seed)
+            seats, shown = drawn.by_seat(seats), drawn.by_seat(shown)
         tokens = [secrets.token_hex(16) if k == HUMAN else None for k in seats]
         row = TableRow(secrets.token_hex(6), key, dict(options), list(seats), tokens, secrets.token_hex(16),
                        seed, deals)
-        shown = [clean_name(n) for n in (names or [])][:len(seats)]
-        settings: dict[str, Any] = {"timer": timer, "names": shown + [""] * (len(seats) - len(shown))}
+        settings: dict[str, Any] = {"timer": timer, "names": shown}
         table = Table(row, entry, self.catalog, settings)
         self.store.add_table(row)
         for k, v in settings.items():
@@ -300,6 +304,7 @@ class Tables:
         return {"id": t.row.id, "variant": t.variant,
                 "seats": [{"seat": s, "kind": k, "url": base + tok if tok else None}
                           for s, (k, tok) in enumerate(zip(t.row.seats, t.row.tokens, strict=True))],
+                "player_seats": list(t.session.seats),  # each player's seat, in the order the kinds were given
                 "spectator": base + t.row.spectator}
 
     def rematch_link(self, t: Table, seat: int | None) -> str | None:
@@ -309,6 +314,8 @@ class Tables:
         row = self.tables[t.rematch].row if t.rematch in self.tables else self.store.table(t.rematch)
         if row is None:
             return None
+        if seat is not None and t.rules.seat_draw is not None:  # the one at `seat` is that player of the rematch,
+            seat = self.get(t.rematch).session.seats[seat]  # who sits where he draws there
         tok = row.spectator if seat is None else row.tokens[seat]
         return f"/table/{row.id}?t={tok}" if tok else None
 

@@ -418,3 +418,24 @@ def test_the_last_deal_of_a_table_makes_the_variants_closing_payments(client):
     assert close["pool"] == table["pool"] == 0
     assert table["ledger"] == [a + b for a, b in zip(res["payments"], close["payments"], strict=True)]
     assert table["finished"] and sum(table["ledger"]) == 0
+
+
+def test_a_seat_draw_places_the_players_and_a_rematch_link_follows_each_to_his_new_seat(client):
+    """Tresillo with the seat draw, seed 2: the kinds given per player (a person first) are placed where each
+    draws (player 0 the ace of hearts: seat 1); after the deal, a rematch draws again, and the old seat's link leads
+    to the seat its player draws there."""
+    t = new_table(client, "tresillo", ("human", "greedy", "greedy", "greedy"), options={"seat_draw": "suits"},
+                  seed=2, names=["Ann", "", "", ""])
+    assert t["player_seats"] == [1, 3, 2, 0]
+    assert [(s["seat"], s["kind"], s["url"] is not None) for s in t["seats"]] == [
+        (0, "greedy", False), (1, "human", True), (2, "greedy", False), (3, "greedy", False)]
+    tok = token(t["seats"][1]["url"])
+    v, _taken = play_out(client, t["id"], tok)
+    assert v["you"] == 1 and v["table"]["names"] == ["", "Ann", "", ""]
+    r = client.post(f"/api/tables/{t['id']}/rematch", json={"token": tok})
+    assert r.status_code in (200, 201), r.text
+    link = client.get(f"/api/tables/{t['id']}", params={"t": tok}).json()["table"]["rematch"]
+    new = client.app.state.tables.get(link.split("/table/")[1].split("?")[0])
+    at = new.session.seats[1]  # the person was player 1 of the rematch (the seat he had)
+    assert new.row.seats[at] == "human" and new.names[at] == "Ann"
+    assert client.get(f"/api/tables/{new.row.id}", params={"t": token(link)}).json()["you"] == at

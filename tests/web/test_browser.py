@@ -336,6 +336,52 @@ def test_the_first_deal_shows_the_draw_for_the_dealer(browser, server, width, he
 
 
 @pytest.mark.parametrize("width, height, name", [(1280, 900, "desktop"), (390, 844, "phone")])
+def test_the_players_sit_where_they_draw_and_the_cut_is_shown(browser, server, width, height, name):
+    """A Tresillo table with the seat draw by suits and the cut, seed 2: the players given in order (Ann, a
+    person, then three bots) draw AH, AC, AS, AD, so Ann sits at seat 1 (forehand: seat 0 deals and sits out) and
+    her link opens seat 1; the info box shows the draw and who cut how many cards."""
+    ctx = browser.new_context(viewport={"width": width, "height": height})
+    errors = []
+    t = ctx.request.post(f"{server.url}/api/tables", data={
+        "variant": "tresillo", "options": {"seat_draw": "suits", "cut": "left"}, "seed": 2,
+        "seats": ["human", "greedy", "greedy", "greedy"], "names": ["Ann", "Bob", "Cid", "Dee"]}).json()
+    table = server.app.state.tables.tables[t["id"]]
+    assert table.row.seats == ["greedy", "human", "greedy", "greedy"] and table.names == ["Dee", "Ann", "Cid", "Bob"]
+    assert [s["seat"] for s in t["seats"] if s["url"]] == [1] and table.state.cut_at == 17
+    page = ctx.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url + next(s["url"] for s in t["seats"] if s["url"]))
+    page.wait_for_selector("#seat-draw")
+    assert page.inner_text("#seat-draw") == ("You A\u2665 (seat 1), Bob \u00b7 greedy bot A\u2663 (seat 3), "
+                                             "Cid \u00b7 greedy bot A\u2660 (seat 2), Dee \u00b7 greedy bot "
+                                             "A\u2666 (seat 0)")
+    assert page.inner_text("#cut") == "Bob \u00b7 greedy bot lifted 17 cards"  # seat 3, the dealer's left
+    shot(page, f"seat-draw-{name}")
+    assert errors == []
+    ctx.close()
+
+
+def test_the_variant_page_takes_you_to_the_seat_you_draw(browser, server):
+    """From Tresillo's page with the seat draw chosen, seed 2, "You" first and three bots: you are player 0, who
+    draws the ace of hearts, so the page takes you to seat 1."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server.url}/variant/tresillo")
+    page.wait_for_selector("#create")
+    page.select_option("#opt-seat_draw", "suits")
+    page.fill("#seed", "2")
+    page.fill("#deals", "1")
+    page.click("#create")
+    page.wait_for_selector("#seat-draw")
+    table = server.app.state.tables.tables[page.url.split("/table/")[1].split("?")[0]]
+    assert table.seat_of(page.url.split("?t=")[1]) == 1 and table.session.seats == (1, 3, 2, 0)
+    assert page.inner_text("#seat-draw").startswith("You A\u2665 (seat 1), ")
+    assert errors == []
+    page.close()
+
+
+@pytest.mark.parametrize("width, height, name", [(1280, 900, "desktop"), (390, 844, "phone")])
 def test_the_card_turned_for_the_deal_is_shown_to_everyone(browser, server, width, height, name):
     """A Euchre table of seed 21 (seat 0 deals and is a person): the upcard, turned from the rest of the pack,
     lies face up beside the talon and is named in the info box, for the seat and for a spectator alike."""

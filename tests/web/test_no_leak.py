@@ -65,11 +65,11 @@ RULES_TEXT = ("contract_docs", "outcome_docs", "sit_out_doc", "doc", "phase_doc"
 def sent(frame: dict, viewer: int | None) -> str:
     """What a frame says about the deal: without the rules' own words (a doc may name a card), for a seat
     without its legal actions (the cards one may call or demand are named wherever they lie), and without the
-    draw for the first dealer (cards of a pack shuffled apart before the deal, public, no card of the deal; nor
-    their faces unless the view names them elsewhere)."""
+    draws for the first dealer and for seats (cards of a pack shuffled apart before the deal, public, no card of
+    the deal; nor their faces unless the view names them elsewhere)."""
     table = {k: v for k, v in frame["table"].items() if k not in RULES_TEXT}
     state = {k: v for k, v in frame["state"].items()
-             if k not in RULES_TEXT and k not in ("controls", "dealer_draw", "cards")}
+             if k not in RULES_TEXT and k not in ("controls", "dealer_draw", "seat_draw", "cards")}
     named = json.dumps(state, ensure_ascii=False)
     state["cards"] = {k: v for k, v in (frame["state"].get("cards") or {}).items() if k in named}
     return json.dumps({**frame, "table": table, "state": state}, ensure_ascii=False)

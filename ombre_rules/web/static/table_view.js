@@ -216,6 +216,11 @@ export function infoBox(msg) {
     rows.push(["Drawn to deal", el("span", { id: "dealer-draw" },
       v.dealer_draw.map((d) => `${seatLabel(d.seat, table, you)} ${cardText(d.card, v.cards)}`).join(", "))]);
   }
+  if ((v.seat_draw || []).length) {  // the session's first deal: the card each player drew, and so his seat
+    rows.push(["Seats drawn", el("span", { id: "seat-draw" },
+      v.seat_draw.map((d) => `${seatLabel(d.seat, table, you)} ${cardText(d.card, v.cards)} (seat ${d.seat})`).join(", "))]);
+  }
+  if (v.cut) rows.push(["Cut", el("span", { id: "cut" }, `${seatLabel(v.cut.seat, table, you)} lifted ${plural(v.cut.at, "card")}`)]);
   const cards = (xs) => xs.map((c) => cardText(c, v.cards)).join(" ");
   if (v.my_discards.length) rows.push(["You put away", cards(v.my_discards)]);
   if (v.my_draws.length) rows.push(["You drew", cards(v.my_draws)]);

@@ -143,9 +143,10 @@ async function render() {
     try {
       const t = await api("/api/tables", { json: body });
       kept.set(`links.${t.id}`, t);
-      const others = t.seats.some((s) => s.url && s.seat !== mine);
-      if (mine >= 0 && !others) { location.href = t.seats[mine].url; return; }
-      made.append(linksBox(t, mine));
+      const at = mine >= 0 ? t.player_seats[mine] : mine;  // where "you" sit: a draw for seats may move you
+      const others = t.seats.some((s) => s.url && s.seat !== at);
+      if (at >= 0 && !others) { location.href = t.seats[at].url; return; }
+      made.append(linksBox(t, at));
     } catch (e) {
       made.append(el("pre", { class: "errors" }, e.message));
     } finally {
