@@ -97,7 +97,8 @@ KEY_DOCS: dict[str, str] = {
     'play:first_leader': 'the seat that leads to the first trick',
     'play:excuse.card': 'the excuse card',
     'play:follow': 'the play obligations, tried in order; the first that binds restricts play',
-    'play:follow.must': 'card-level condition of `card`, `led_card`, `led_suit`: the cards the obligation allows',
+    'play:follow.must': 'card-level condition of `card`, `led_card`, `led_suit`, `winning_card`: the cards the '
+                        'obligation allows',
     'play:follow.exempt': 'cards that satisfy `must` but need not be played (they do not make it bind)',
     'play:follow.doc': 'the obligation in words (shown when a card is refused)',
     'play:claim': 'the declarer may stop after a trick, or play on committed to take every trick',
@@ -161,6 +162,8 @@ VAR_DOCS: dict[str, tuple[str, str]] = {
     'card': ('the card an obligation or card rule considers', 'suit(card) == led_suit'),
     'led_card': ('the card led to the trick', 'outranks(led_card, card)'),
     'led_suit': ('the suit led (the trump suit if a trump was led)', 'led_suit == trump'),
+    'winning_card': ('the card winning the trick so far (the card led until another beats it)',
+                     'is_trump(card) and outranks(card, winning_card)'),
     'trump': ('the trump suit (none without trumps)', 'trump.colour == red'),
     'dealer': ("the dealer's seat", '(dealer + 2) % seats'),
     'forehand': ('the seat after the dealer', 'forehand'),

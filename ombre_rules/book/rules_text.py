@@ -463,6 +463,9 @@ def play(b: Builder) -> None:
         s.rule(f"follow.{i}", obligation(b, item), item["must"])
     if items:
         s.rule("follow.else", "A player who holds no card an obligation asks for may play any card.")
+    if any("winning_card" in f"{item.get('must')} {item.get('exempt')}" for item in items):
+        s.rule("follow.winning", "The card winning the trick is the card led until another beats it: a trump "
+                                 "beats every card of another suit, and a card of the suit led a lower one.")
     if p.get("follow_answers") == "highest":
         s.rule("follow_answers", "The obligations answer the highest card of the suit led so far: a higher card of "
                                  "that suit played after the lead counts as the card led.")
