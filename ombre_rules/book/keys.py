@@ -44,6 +44,7 @@ KEY_DOCS: dict[str, str] = {
     'auction.suit_order': 'the suits from lowest to highest, ranking suit bids of one level',
     'auction.forced.bid': 'the standing bid that may only pass or take over',
     'auction.forced.by': 'the overcalls that force it',
+    'auction.accept.bids': 'the contracts whose standing bid a later seat may accept (action `accept`)',
     'auction.all_pass': 'what happens when every seat passes',
     'all_pass_branch:then': 'redeal, force a seat, or a further auction',
     'all_pass_branch:who': 'the seat forced to play',

@@ -138,6 +138,7 @@ class Fields:
     doubler: int
     announced: bool
     talon_shown: int
+    acc: int  # auction.accept: 1 the late seat may still accept the standing bid, 2 its bidder has amended
     follow_high: bool  # play.follow_answers = highest: `led` follows the highest card of its suit
     # `led`: the follow row the trick answers (the card led, or past the deck's size: ruleset.fields.row_after)
     trump_open: bool  # contract `trump: first_lead`: trumps wait for the first card led
