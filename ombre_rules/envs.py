@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 # What each kind of expression may use.
 NAME_VARS = frozenset({"trump"})
 NAME_FUNCS = frozenset({"card"})
-FOLLOW_VARS = frozenset({"card", "led_card", "led_suit", "trump"})
+FOLLOW_VARS = frozenset({"card", "led_card", "led_suit", "trump", "winning_card"})
 FOLLOW_FUNCS = frozenset({"card", "suit", "outranks", "is_trump"})
 SEAT_VARS = frozenset({"dealer", "forehand", "players", "sitters"})
 DEAL_VARS = SEAT_VARS | frozenset({"declarer", "defenders", "contract", "trump", "committed", "stopped",
@@ -44,7 +44,8 @@ CONTEXT_FUNCS: dict[str, tuple[int, int | None]] = {
 SEAT_LIST, CARD_LIST = list_of(INT), list_of(CARD)
 # the type of each context variable and the argument and result types of each context function
 VAR_TYPES: dict[str, str] = {
-    "trump": SUIT, "card": CARD, "led_card": CARD, "led_suit": SUIT, "dealer": INT, "forehand": INT,
+    "trump": SUIT, "card": CARD, "led_card": CARD, "led_suit": SUIT, "winning_card": CARD, "dealer": INT,
+    "forehand": INT,
     "players": SEAT_LIST, "sitters": SEAT_LIST, "declarer": INT, "defenders": SEAT_LIST, "contract": CONTRACT,
     "committed": BOOL, "stopped": BOOL, "conceded": BOOL, "pool": INT, "trump_order": CARD_LIST,
     "tricks_played": INT, "partner": INT, "side": SEAT_LIST, "called": CARD, "went_alone": BOOL, "exchanger": INT,
@@ -196,6 +197,7 @@ class CardEnv:
         self.card: Card | None = None
         self.led_card: Card | None = None
         self.led_suit: Suit | None = None
+        self.winning_card: Card | None = None  # the card winning the trick so far (the card led, at first)
 
     def f_card(self, rank: Any, suit: Suit | None) -> Card | None:
         if suit is None or rank is None:

@@ -21,6 +21,8 @@ from ombre_rules import State, kernel, load
 from ombre_rules.bots.estimate import tricks_allowed
 from ombre_rules.engine.phases import AUCTION, DONE, PLAY, XPLAY
 from ombre_rules.players import act, make_player
+from ombre_rules.ruleset.fields import reads_winner
+from ombre_rules.sim.runner import play_deal
 from ombre_rules.solve.analysis import Analyst, exact, explain, play_start
 from ombre_rules.solve.fast import KernelSolver, runs_in_kernel, solver
 from ombre_rules.solve.search import SearchLimit, Solver
@@ -175,14 +177,16 @@ ENDING = {2: 5, 3: 4, 4: 3, 5: 2, 6: 3}  # cards a hand in the endings, by the s
 def test_double_dummy_values_are_the_python_solvers(path, sel):
     """On endings of every variant and option (two of them, one a card shorter), for tricks and card points, for
     a side that wants more and one that wants fewer: the value and each card's value are the Python solver's.
-    A deck the kernel does not play (the excuse card) is left to the Python solver."""
+    A deck the kernel does not play (the excuse card) and follow rules that read the card winning the trick are
+    left to the Python solver."""
     rules = rules_of(path, sel)
-    if rules.excuse is not None:
+    if rules.excuse is not None or any(map(reads_winner, rules.follow_lists)):
         s = State(rules, seed=1)
         rng = random.Random(1)
         while s.phase not in (PLAY, XPLAY):
             s.apply(rng.choice(s.legal_actions()))
         assert not runs_in_kernel(s) and isinstance(solver(s), Solver)
+        assert kernel.tables(s.ctx, s.contract.follow_id) is None
         return
     tn = rules.active
     met = 0

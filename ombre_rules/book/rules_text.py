@@ -56,6 +56,8 @@ def auction(b: Builder) -> None:
                          f"contract himself.")
     if a.get("final"):
         s.rule("final", f"A bid of {join([w.contract_named(x) for x in a['final']], 'or')} ends the bidding at once.")
+    if a.get("accept"):
+        accept_rules(b, s, a["accept"])
     he = w.phraser(bidder="he")
     for c in r.contracts:
         if c.compulsory is not None and c in b.occurs and b.holds(c.compulsory.text) is not False:
@@ -486,6 +488,24 @@ def before_play(b: Builder) -> None:
         s.rule("doubling", text + ".", db.get("when"))
 
 
+def accept_rules(b: Builder, s: Any, acc: dict) -> None:
+    """`auction.accept` in words: who may accept, the late seat, a bid nobody accepts."""
+    w, say = b.w, b.say
+    bids = join([w.contract_named(x) for x in acc["bids"]], "or")
+    s.rule("accept", f"Over a standing bid of {bids} a later player may, instead of bidding, accept it: he becomes "
+                     f"the bidder's partner for the deal, wherever he sits, and neither speaks again unless a higher "
+                     f"bid overcalls them, which ends the partnership. The bidder and his partner play together "
+                     f"against the others.")
+    if acc.get("late"):
+        s.rule("accept.late", f"{cap(say(acc['late']))}, having passed before such a bid was made, is asked once "
+                              f"more when everyone else has spoken, and may accept it.", acc["late"])
+    if acc.get("unaccepted", "amend") == "amend":
+        s.rule("accept.unaccepted", "A bidder whom nobody accepts may speak once more, to bid higher or to pass; "
+                                    "such a bid is never played alone: if he passes, it is as if all had passed.")
+    else:
+        s.rule("accept.unaccepted", "A bid nobody accepts is not played: it is as if all had passed.")
+
+
 def play(b: Builder) -> None:
     p, s, say = b.data.get("play") or {}, b.book.section("play", "Play"), b.say
     first = p.get("first_leader", "forehand")
@@ -499,6 +519,9 @@ def play(b: Builder) -> None:
         s.rule(f"follow.{i}", obligation(b, item), item["must"])
     if items:
         s.rule("follow.else", "A player who holds no card an obligation asks for may play any card.")
+    if any("winning_card" in f"{item.get('must')} {item.get('exempt')}" for item in items):
+        s.rule("follow.winning", "The card winning the trick is the card led until another beats it: a trump "
+                                 "beats every card of another suit, and a card of the suit led a lower one.")
     if p.get("follow_answers") == "highest":
         s.rule("follow_answers", "The obligations answer the highest card of the suit led so far: a higher card of "
                                  "that suit played after the lead counts as the card led.")

@@ -71,7 +71,8 @@ def _need(r, c, tricks_total, active: int) -> float:
     what greedy learnt to ask more of it (`learn`)."""
     ladder, _kind, teams = _ladder(r)
     share = tricks_total / max(active, 2)
-    side = 2 if c.call is not None and not c.call.demand else 1
+    acc = r.auction.accept
+    side = 2 if c.call is not None and not c.call.demand or acc is not None and c in acc.bids else 1
     if r.teams is not None:  # fixed partnerships: the declarer's team plays with him
         side = r.players // len(r.teams)
     goal = 0.5 if teams else side / max(active, 2)
@@ -160,7 +161,8 @@ class GreedyPolicy:
             return self.exchange(s, legal)
         if r.A_TAKE_OVER in legal:
             return self.take_over(s)
-        if any(r.A_BID <= a < r.A_TRUMP for a in legal) or r.A_HOLD in legal:  # a bid, or a game to take over
+        if any(r.A_BID <= a < r.A_TRUMP for a in legal) or r.A_HOLD in legal or \
+                (r.A_ACCEPT in legal and s.contract is None):  # a bid, or accepting one (auction.accept)
             return self.bid(s, legal)
         if r.A_TRUMP <= a0 < r.A_PASS:
             suits = [r.deck.suits[a - r.A_TRUMP] for a in legal]
@@ -212,6 +214,13 @@ class GreedyPolicy:
             if _supports(r, c, need, allowed, s, unseen):
                 return r.A_BID + c.index
         high = s.high_bid
+        if r.A_ACCEPT in legal:  # the bidder's partner, if the hand supports the bid as he would bid it
+            acc = r.auction.accept
+            assert acc is not None  # `accept` is legal in an auction only by auction.accept
+            bid = high if high is not None else next(iter(acc.bids)) if len(acc.bids) == 1 else None
+            if bid is not None and _supports(r, bid, _need(r, bid, s.tricks_total, s.active), tricks_allowed(r, bid),
+                                             s, unseen):
+                return r.A_ACCEPT
         if r.A_HOLD in legal and high is not None and _supports(
                 r, high, _need(r, high, s.tricks_total, s.active), tricks_allowed(r, high), s, unseen):
             return r.A_HOLD

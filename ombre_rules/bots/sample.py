@@ -11,6 +11,7 @@ from ..cards import mask as mask_of_ids
 from ..engine import State
 from ..engine.view import partner_known
 from ..errors import OmbreError
+from ..ruleset.fields import row_after
 
 HIDDEN, PENDING = -1, -2  # a card given for a demanded one: not seen by this seat; not given yet
 FAST_DISCARDS = True  # a hidden discard replayed as the world's lowest discard when legal (tests turn it off)
@@ -133,7 +134,10 @@ class Knowledge:
             return voids
         c = r.contract_by_name[v["contract"]]
         trump = r.deck.suit_by_name[v["trump"]] if v["trump"] else None
-        rows = r.context(c.ranking, trump).follow(c.follow_id)
+        ctx = r.context(c.ranking, trump)
+        rows = ctx.follow(c.follow_id)
+        nc = r.deck.size
+        wins = len(rows) > nc  # the rules read the card winning the trick: their row follows it
         i = 0
         tricks = [t["cards"] for t in v["trick_history"]] + [v["current_trick"]]
         for cards in tricks:
@@ -142,11 +146,16 @@ class Knowledge:
             if not seq:
                 break
             led = seq[0][1]
+            key = ctx.key[ctx.eff[led]]
+            best = key[led]
             for seat, card in seq[1:]:
                 for bind, must in rows[led]:
                     if must >> card & 1:
                         break
                     voids[seat] |= bind
+                if wins and key[card] > best:
+                    best = key[card]
+                    led = row_after(led, card, nc, c.play.follow_highest, ctx.eff, True)
         return voids
 
 

@@ -2,8 +2,9 @@
 raise after it (phases AUCTION and RAISE); what follows when all pass is in all_pass.py.
 
 Driven by `auction` (`first`, `form`, `hold`, `jumps`, `forced`, `final`, `opening`, `auto_pass`, `raise`,
-`contract_choice`, `all_pass`) and, per contract, `level`, `holdable`, `bid_when` and `show`; compiled in
-ruleset/auction.py. It ends in ContractStage._begin_contract, the DECLARE phase, or the end of the deal."""
+`contract_choice`, `all_pass`, `accept`: a bid a later seat accepts, becoming the bidder's partner) and, per
+contract, `level`, `holdable`, `bid_when` and `show`; compiled in ruleset/auction.py. It ends in
+ContractStage._begin_contract, the DECLARE phase, or the end of the deal."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -25,7 +26,11 @@ class AuctionStage(Fields):
         r = self.rules
         if self._forced():
             return [r.A_PASS, r.A_HOLD]
+        if r.auction.accept is not None and self.passed[self.to_move]:  # asked again only to accept (`late`)
+            return [r.A_PASS, r.A_ACCEPT]
         acts = list(self.round_bids[self.high_level])
+        if self._acceptable():
+            acts.append(r.A_ACCEPT)
         if self.round_no and self._must_choose():  # a seat forced to choose a contract may not pass
             acts.remove(r.A_PASS)
         if r.bid_conditions:
@@ -43,7 +48,8 @@ class AuctionStage(Fields):
         `_legal_auction` gives, applied as `_apply_auction` applies it (the list is built only when bid
         conditions, a compulsory bid or a forced choice shape it)."""
         r = self.rules
-        if r.bid_conditions or r.compulsory or (self.round_no and self._must_choose()) or self._forced():
+        if r.bid_conditions or r.compulsory or (self.round_no and self._must_choose()) or self._forced() \
+                or r.auction.accept is not None:
             acts = self._legal_auction()
             a = acts[int(rand() * len(acts))]
         else:
@@ -53,14 +59,19 @@ class AuctionStage(Fields):
             a = bids[i] if i < n else r.A_HOLD
         if a == r.A_HOLD:
             self._hold(self._forced())
+        elif a == r.A_ACCEPT:
+            self._accept()
         else:
             self._bid(a)
 
     def _apply_auction(self, a: int) -> None:
         """Pass, a bid above the high one, or hold; IllegalActionError otherwise."""
         r = self.rules
-        if r.compulsory and a not in self._legal_auction():
+        if (r.compulsory or r.auction.accept is not None) and a not in self._legal_auction():
             self._illegal(a)
+            return
+        if a == r.A_ACCEPT:
+            self._accept()
             return
         if a in self.round_bids[self.high_level] and self._bid_ok(a) and \
                 (a == r.A_PASS or not r.bid_conditions or self._bid_allowed(a)):
@@ -72,6 +83,38 @@ class AuctionStage(Fields):
                 self._hold(forced)
                 return
         self._illegal(a)
+
+    def _acceptable(self) -> bool:
+        """Whether the seat to move may accept the standing bid (`auction.accept`): one of the bids it names,
+        not yet accepted, made by another seat."""
+        acc = self.rules.auction.accept
+        return acc is not None and self.high in acc.bids and self.partner < 0 and self.to_move != self.high_seat
+
+    def _accept(self) -> None:
+        """The seat to move accepts the standing bid: it becomes the bidder's partner (a seat that accepts
+        after passing stays out of the bidding)."""
+        self.history.append(self.rules.A_ACCEPT)
+        self.partner = self.to_move
+        self.acc &= ~1
+        self._next_bidder()
+
+    def _asked_again(self) -> bool:
+        """When every seat has spoken over a bid nobody accepted (`auction.accept`): the late seat, if it passed
+        before the bid, is asked whether it accepts; then the bidder may amend (a higher bid, or pass). False
+        when neither is left: the auction ends."""
+        acc = self.rules.auction.accept
+        if acc is None or self.high not in acc.bids or self.partner >= 0:
+            return False
+        if self.acc & 1:
+            self.acc &= ~1
+            assert acc.late is not None  # bit 1 is set only for a late seat
+            self.to_move = self._seat(acc.late)
+            return True
+        if acc.amend and not self.acc & 2 and not self.passed[self.high_seat]:
+            self.acc |= 2
+            self.to_move = self.high_seat
+            return True
+        return False
 
     def _forced(self) -> bool:
         """Whether the seat to move is forced: its standing bid was overcalled by one that lets it only pass or
@@ -128,6 +171,7 @@ class AuctionStage(Fields):
         self.high_seat = -1
         self.passed = [False] * self.n
         self.bid_of = [-1] * self.n
+        self.acc = 0
         for s in self.rules.sitters[self.dealer]:
             self.passed[s] = True
         self.round_bids, self.bid_levels = self.rules.bid_lists(contracts, rnd)
@@ -162,6 +206,11 @@ class AuctionStage(Fields):
             self.high_seat = self.high_by = self.to_move
             if c.show is not None:
                 self._show(c)
+            acc = r.auction.accept
+            if acc is not None:
+                self.partner = -1  # an accepted bid overcalled: the alliance ends
+                late = self._seat(acc.late) if acc.late is not None and c in acc.bids else -1
+                self.acc = (self.acc & 2) | (1 if late >= 0 and late != self.to_move and self.passed[late] else 0)
         self._next_bidder()
 
     def _hold(self, forced: bool) -> None:
@@ -183,11 +232,11 @@ class AuctionStage(Fields):
                 self._pass_without_choice()
             return
         s = self.to_move
-        nxt, passed, hs = self.nxt, self.passed, self.high_seat
+        nxt, passed, hs, mate = self.nxt, self.passed, self.high_seat, self.partner
         auto = self.rules.auto_pass
         for _ in range(self.n):
             s = nxt[s]
-            if not passed[s] and s != hs:
+            if not passed[s] and s != hs and s != mate:  # (mate: who accepted the standing bid)
                 self.to_move = s
                 if hs < 0 and self.rules.auction.others_passed and self._others_passed(s):
                     self._end_auction()
@@ -195,7 +244,8 @@ class AuctionStage(Fields):
                     passed[s] = True
                     continue
                 return
-        self._end_auction()
+        if not self._asked_again():
+            self._end_auction()
 
     def _others_passed(self, s: int) -> bool:
         """Whether seat s, to speak in the main round, is the forced seat and every other seat has passed."""
@@ -274,6 +324,9 @@ class AuctionStage(Fields):
 
     def _end_auction(self) -> None:
         r = self.rules
+        acc = r.auction.accept
+        if acc is not None and self.high in acc.bids and self.partner < 0:
+            self.high = None  # a bid nobody accepted is not played: as if all passed
         if self.high is not None:
             if r.may_raise and self.phase != RAISE:
                 self._start_raise()

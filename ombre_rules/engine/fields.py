@@ -52,7 +52,7 @@ class Fields:
     leader: int
     led: int  # the card the follow rules answer (the card led, or the highest of its suit)
     tm: int  # the mask of the trick's cards
-    follow_rows: Sequence[FollowRow]  # per led card
+    follow_rows: Sequence[FollowRow]  # per led card (and card winning: ruleset.fields.row_after)
     nxt: Sequence[int]  # the next seat to play, by seat
     n: int  # seats at the table
     ctx: Context | None  # the rank tables of the contract's trump (None before the trump is known)
@@ -140,7 +140,9 @@ class Fields:
     doubler: int
     announced: bool
     talon_shown: int
+    acc: int  # auction.accept: 1 the late seat may still accept the standing bid, 2 its bidder has amended
     follow_high: bool  # play.follow_answers = highest: `led` follows the highest card of its suit
+    # `led`: the follow row the trick answers (the card led, or past the deck's size: ruleset.fields.row_after)
     trump_open: bool  # contract `trump: first_lead`: trumps wait for the first card led
     lay_seats: int  # a contract's lay-away: the mask of the seats that lay cards away
     uneven: bool  # in play, the seats of the ring hold hands of unequal size (a seat out of cards leaves the ring)

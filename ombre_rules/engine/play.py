@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import kernel as _kernel
+from ..ruleset.fields import row_after
 from .deal import BIT as _BIT
 from .fields import Fields
 from .phases import CALL, CONSENT, PLAY, SURRENDER, XPLAY
@@ -79,11 +80,11 @@ class PlayStage(Fields):
             if k > self.best:
                 self.best = k
                 self.best_seat = seat
-                if self.follow_high:
+                wins = len(self.follow_rows) > self.nc
+                if self.follow_high or wins:
                     ctx = self.ctx
                     assert ctx is not None  # trumps are known once a card is led
-                    if ctx.eff[a] == ctx.eff[self.led]:
-                        self.led = a  # the follow rules now answer this card
+                    self.led = row_after(self.led, a, self.nc, self.follow_high, ctx.eff, wins)  # the row now
         else:
             if self.trump_open:  # the suit led is trumps
                 self.trump_open = False
@@ -259,7 +260,8 @@ class PlayStage(Fields):
         ctx = self.ctx
         assert ctx is not None  # trumps are known in plain play
         key, eff = ctx.key, ctx.eff
-        high = self.follow_high
+        high, nc = self.follow_high, self.nc
+        wins = len(rows) > nc  # the rules read the card winning the trick
         self.lm = -1  # a legal mask a caller had asked for is not used by the cards played here
         seat = self.to_move
         while True:
@@ -276,6 +278,7 @@ class PlayStage(Fields):
             tm = bit
             trick = [a]
             follow = rows[a]
+            fi = a
             for _ in others:
                 seat = nxt[seat]
                 hand = hands[seat]
@@ -303,7 +306,10 @@ class PlayStage(Fields):
                 if k > best:
                     best = k
                     best_seat = seat
-                    if high and eff[c] == eff[a]:
+                    if wins:
+                        fi = row_after(fi, c, nc, high, eff, True)
+                        follow = rows[fi]
+                    elif high and eff[c] == eff[a]:
                         follow = rows[c]
                 trick.append(c)
             seat = best_seat
@@ -357,7 +363,8 @@ class PlayStage(Fields):
         if self.phase != PLAY or self.claim_pending or self.trump_open or (self.concede_ok and self._concede_open()):
             return
         hands, hl, nxt, history = self.hands, self.hl, self.nxt, self.history
-        rows, tn, high = self.follow_rows, self.tn, self.follow_high
+        rows, tn, high, nc = self.follow_rows, self.tn, self.follow_high, self.nc
+        wins = len(rows) > nc  # the rules read the card winning the trick
         tricks, won, log = self.tricks, self.won, self.trick_log
         end_when, claim_at = self.end_when, self.claim_at
         ctx = self.ctx
@@ -399,7 +406,9 @@ class PlayStage(Fields):
                 if k > best:
                     best = k
                     best_seat = seat
-                    if high and eff[a] == eff[led]:
+                    if wins:
+                        led = row_after(led, a, nc, high, eff, True)
+                    elif high and eff[a] == eff[led]:
                         led = a
             else:
                 tm = bit

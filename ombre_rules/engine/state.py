@@ -149,6 +149,7 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
         self.shown = [0] * n
         self.end_when = None
         self.follow_high = False
+        self.acc = 0
         self.high_by = self.duel_p = self.duel_q = -1
         self.duel_queue: list[int] = []
         self.handed: list[tuple[int, int, int, bool]] = []  # (card, from seat or -1, to seat, public)

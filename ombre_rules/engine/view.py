@@ -67,11 +67,14 @@ def demanded_shown(state: Fields) -> int:
 
 
 def partner_known(state: Fields, seat: int | None) -> bool:
-    """Whether `seat` knows who holds the called card: the holder himself; the declarer once told; everyone
+    """Whether `seat` knows the declarer's partner: every seat, when he accepted the bid in the auction; for a
+    called card, who holds it: the holder himself; the declarer once told; everyone
     (a spectator, None, too) once the card is played, once the partner has spoken for the side (claim), or when
     the deal is over."""
     p = state.partner
     call = state.contract.call if state.contract is not None else None
+    if p >= 0 and call is None:  # a partner by accepting a bid in the auction (`auction.accept`): known to all
+        return True
     if p < 0 or call is None or call.demand:
         return False
     mine = seat is not None and seat >= 0 and (seat == p or bool(state.told >> seat & 1))

@@ -15,6 +15,7 @@ from .fold import fold
 # built-in names of the language (context variables), in words
 VARS: dict[str, str] = {
     "card": "the card", "led_card": "the card led", "led_suit": "the suit led", "trump": "the trump suit",
+    "winning_card": "the card winning the trick so far",
     "dealer": "the dealer", "forehand": "forehand", "players": "the players", "sitters": "the seats sitting out",
     "declarer": "the declarer", "defenders": "the defenders", "contract": "the contract",
     "committed": "the declarer is committed to take every trick", "stopped": "the declarer stopped on his claim",

@@ -41,7 +41,7 @@ def why_illegal(state: Any, action: int) -> str | None:
             text = obligation_text(rules, items[i]) if i < len(items) else "a play obligation binds"
             ctx = state.ctx
             # the card led (under play.follow_answers = highest the rules answer a higher card of its suit)
-            led = state.trick[0] if state.follow_high else state.led
+            led = state.trick[0] if state.follow_high else state.led % deck.size  # (rows by winning card too)
             if ctx is not None and ctx.trump_mask >> led & 1:
                 suit = f"trumps ({ctx.trump.name})"
             else:

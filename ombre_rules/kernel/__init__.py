@@ -6,7 +6,7 @@ passed in from Python and checked there before use (`_ckernel.Tables`). On them 
 loop of `State._random_tricks`, the same cards from the same random numbers: `random_tricks`) and searches
 double-dummy (`_ckernel.Search`, driven by `solve.fast`). What it does not run stays in Python: claims and
 concessions, `play.end_when` (asked of Python after each trick), the excuse card, trumps fixed by the first
-lead, decks of more than 64 cards.
+lead, follow rules that read the card winning the trick (`winning_card`), decks of more than 64 cards.
 
 `pip install .` builds it where a C compiler is found (the build hook `hatch_build.py`); without it, or with
 the environment variable OMBRE_KERNEL=0, everything runs in pure Python with the same results. `ON` says
@@ -72,9 +72,10 @@ def tables(ctx: Any, follow_id: int) -> Any:
 
 
 def _build(ctx: Any, follow_id: int) -> Any:
-    if len(ctx.eff) > MAX_CARDS:
+    rows = ctx.follow(follow_id)
+    if len(ctx.eff) > MAX_CARDS or len(rows) != len(ctx.eff):  # rows by winning card too: Python plays
         return None
     try:
-        return _ckernel.Tables(ctx.eff, ctx.key, ctx.follow(follow_id), ctx.power)
+        return _ckernel.Tables(ctx.eff, ctx.key, rows, ctx.power)
     except (ValueError, TypeError, OverflowError):  # tables it cannot take (too many obligations): Python plays
         return None

@@ -25,6 +25,7 @@ from .deal import DealPart
 from .defence import build_alone, build_defence
 from .doubling import build_doubling
 from .families import expand_families
+from .fields import reads_winner
 from .first_dealer import build_first_dealer
 from .mechanics import build_mechanics
 from .play import PlayPart
@@ -134,11 +135,15 @@ class Ruleset(ActionPart, PlayPart, ContractPart, AuctionPart, RankTables, DealP
                                       e.loc, e.context)
                     self._errors.append(e)
                     return
-        self.table_work = len(self._contexts) * sum(len(f) for f in self.follow_lists) * deck.size ** 2
+        # a list that reads the card winning the trick is evaluated for each card that may win, too
+        plain = sum(len(f) for f in self.follow_lists)
+        tries = sum(len(f) * (deck.size + 1 if reads_winner(f) else 1) for f in self.follow_lists)
+        self.table_work = len(self._contexts) * tries * deck.size ** 2
         if self.table_work > MAX_TABLE_WORK:
             self._errors.append(SpecError(
                 f"the follow tables would take {self.table_work:,} evaluations ({len(self._contexts)} trump "
-                f"contexts, {sum(len(f) for f in self.follow_lists)} obligations, each for {deck.size}² pairs of "
+                f"contexts, {tries} obligations{' by winning card' if tries > plain else ''}, each for "
+                f"{deck.size}² pairs of "
                 f"cards), more than {MAX_TABLE_WORK:,}: fewer cards, trump suits, rankings or obligations",
                 self.spec.doc.key_loc(("play",))))
             return

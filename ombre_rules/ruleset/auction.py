@@ -11,7 +11,7 @@ from ..lang import Site
 from ..lang import types as T
 from .all_pass import compile_all_pass
 from .base import RulesetBase
-from .compiled import AuctionRules
+from .compiled import Accept, AuctionRules
 from .contracts import Contract
 
 
@@ -38,11 +38,30 @@ class AuctionPart(RulesetBase):
                                     b0.who, b0.contract, b0.contracts, forced_bid, forced_by,
                                     data["auction"].get("form", "rotation"),
                                     data["auction"].get("contract_choice", "bid"), final, branches,
-                                    b0.others_passed)
+                                    b0.others_passed, self._compile_accept())
         self.hold_by_priority = self.auction.hold == "earlier_seat"
         if self.auction.form == "none":
             self._check_no_bidding()
         self.main_round = tuple(sorted((c for c in self.contracts if c.biddable), key=lambda c: self.bid_level(c, 0)))
+
+    def _compile_accept(self) -> Accept | None:
+        """`auction.accept`: the bids a later seat may accept (biddable contracts, in a rotation), the seat that
+        may accept late, and what follows a bid nobody accepts."""
+        acc = self.spec.data["auction"].get("accept")
+        if not acc:
+            return None
+        bids = frozenset(self._contract_ref(c, ("auction", "accept", "bids", i)) for i, c in enumerate(acc["bids"]))
+        for i, c in enumerate(acc["bids"]):
+            ref = self.contract_by_name.get(c)
+            if ref is not None and not ref.biddable:
+                self._errors.append(SpecError(f"contract '{c}' is accepted but nobody bids it (it has no level)",
+                                              self.loc(("auction", "accept", "bids", i))))
+        if self.spec.data["auction"].get("form", "rotation") != "rotation":
+            self._errors.append(SpecError("a bid is accepted only in a rotation (auction.form: rotation)",
+                                          self.loc(("auction", "accept", "bids"))))
+        late = self._expr(("auction", "accept", "late"),
+                          Site("auction.accept.late", SEAT_VARS, AUCTION_FUNCS, result=T.SEAT))
+        return Accept(bids, late, acc.get("unaccepted", "amend") == "amend")
 
     def _check_no_bidding(self) -> None:
         """`auction.form: none`: no contract is bid, none is opened for a seat, and the all-pass branches say

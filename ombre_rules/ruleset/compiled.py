@@ -33,6 +33,18 @@ class AuctionRules:
     final_bids: frozenset[Contract] = frozenset()
     branches: tuple[AllPassBranch, ...] = ()
     others_passed: bool = False  # force as soon as every seat but the forced one has passed without a bid
+    accept: Accept | None = None  # `auction.accept`: bids a later seat may accept, becoming the bidder's partner
+
+
+@dataclass(frozen=True)
+class Accept:
+    """`auction.accept`: a standing bid of `bids` may be accepted by a later seat, who becomes its bidder's
+    partner; `late`, a seat that may still accept after passing; `amend`, whether the bidder of a bid nobody
+    accepted speaks once more (else the deal goes as if all passed)."""
+
+    bids: frozenset[Contract]
+    late: Expr | None
+    amend: bool
 
 
 @dataclass(frozen=True)

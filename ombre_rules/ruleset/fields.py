@@ -2,7 +2,8 @@
 the parts of `Ruleset` and the builders (`build_*`) set them while loading, and everything after reads them.
 Annotations only (the base of a dataclass that does not make them fields); the records they hold are in
 compiled.py and contracts.py, which import no part, so no import runs round a circle. The rank tables of each
-trump (`_contexts`) are declared by their part (context.py)."""
+trump (`_contexts`) are declared by their part (context.py). The follow rows' indexing is here too
+(`reads_winner`, `row_after`), read by the ruleset that builds them and the loops that play on them."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -32,6 +33,22 @@ if TYPE_CHECKING:
 
 # per led card, the obligations of one follow list: (bind mask, must mask) pairs, in order (engine/fields.py)
 FollowRow = tuple[tuple[int, int], ...]
+
+
+def reads_winner(follow: Any) -> bool:
+    """Whether a follow list (pairs of compiled `must`, `exempt`) reads `winning_card`."""
+    return any("winning_card" in e.uses for pair in follow for e in pair if e is not None)
+
+
+def row_after(led: int, c: int, nc: int, high: bool, eff: Any, wins: bool) -> int:
+    """The follow row a trick answers once card c has taken its lead, the row before being `led`: rows below
+    `nc` (the deck's size) are per card answered (`led_card`: the card led, or under `play.follow_answers =
+    highest` the highest of its suit so far, `high`); a list that reads `winning_card` (`wins`) has a row
+    `answered + nc * (winning + 1)` for each card winning over the one answered, which has its own row."""
+    ans = led % nc
+    if high and eff[c] == eff[ans]:
+        ans = c
+    return ans + nc * (c + 1) if wins and c != ans else ans
 # the generated deal: (deck order, dealer) -> (hand masks by seat, sorted hands by seat, talon), fresh lists
 DealFunction = Callable[[list[int], int], tuple[list[int], list[list[int]], list[int]]]
 

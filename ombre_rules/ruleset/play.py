@@ -13,7 +13,7 @@ from ..lang import types as T
 from .base import RulesetBase, _get_path
 from .context import Context
 from .contracts import Contract, PlayRules, Surrender, Takeover
-from .fields import FollowRow
+from .fields import FollowRow, reads_winner
 
 
 class PlayPart(RulesetBase):
@@ -76,27 +76,45 @@ class PlayPart(RulesetBase):
 
     def build_follow(self, ctx: Context, follow_id: int) -> list[FollowRow]:
         """Evaluate each obligation of a follow list for every (led card, card) pair once: per led card, a
-        tuple of (bind mask, must mask) pairs, in the list's order."""
+        tuple of (bind mask, must mask) pairs, in the list's order. A list that reads `winning_card` also has a
+        row for each led card and each card that can win over it (the row `led + nc * (winning + 1)`, see
+        `row_after`; the pairs that cannot occur keep the led card's row)."""
         deck = self.deck
         env = ctx.env
         follow = self.follow_lists[follow_id]
         rows = []
         for led in deck.cards:
+            env.led_card = env.winning_card = led
+            env.led_suit = env.f_suit(led)
+            rows.append(_row(follow, deck.cards, env))
+        if not reads_winner(follow):
+            return rows
+        nc = len(rows)
+        out = rows * (nc + 1)
+        for led in deck.cards:
             env.led_card = led
             env.led_suit = env.f_suit(led)
-            pairs = []
-            for must, exempt in follow:
-                mm = xm = 0
-                for c in deck.cards:
-                    env.card = c
-                    if _checked(must, env):
-                        mm |= 1 << c.id
-                        if exempt is not None and _checked(exempt, env):
-                            xm |= 1 << c.id
-                pairs.append((mm & ~xm, mm))
-            rows.append(tuple(pairs))
-        return rows
+            key = ctx.key[ctx.eff[led.id]]
+            for w in deck.cards:
+                if key[w.id] > key[led.id]:
+                    env.winning_card = w
+                    out[led.id + nc * (w.id + 1)] = _row(follow, deck.cards, env)
+        return out
 
+
+def _row(follow: Any, cards: Any, env: Any) -> FollowRow:
+    """The (bind mask, must mask) pairs of a follow list for the trick `env` holds."""
+    pairs = []
+    for must, exempt in follow:
+        mm = xm = 0
+        for c in cards:
+            env.card = c
+            if _checked(must, env):
+                mm |= 1 << c.id
+                if exempt is not None and _checked(exempt, env):
+                    xm |= 1 << c.id
+        pairs.append((mm & ~xm, mm))
+    return tuple(pairs)
 
 def _checked(expr: Expr, env: Any) -> Any:
     """Evaluate an expression while building tables; a failure is reported at its place in the file."""

@@ -16,6 +16,7 @@ from ..engine.phases import PLAY, XPLAY
 from ..engine.piles import excuse_debt, piles
 from ..envs import side_of
 from ..errors import OmbreError
+from ..ruleset.fields import row_after
 
 # names an early end (`play.end_when`) may use and still leave equal cards alike and the history summed up
 # by the trick counts
@@ -79,6 +80,7 @@ class Solver:
         self.follow_high = st.follow_high
         ctx = st.ctx
         self.key, self.eff, self.power = ctx.key, ctx.eff, ctx.power
+        self.wins = len(self.rows) > len(ctx.eff)  # rows by the card winning the trick too (row_after)
         side = set(side_of(st))
         self.side = tuple(s in side for s in range(st.n))
         self.points = [c.points for c in r.deck.cards]
@@ -179,8 +181,8 @@ class Solver:
         return v
 
     def _alike_now(self, a: int, b: int) -> bool:
-        if self.eff[a] != self.eff[b] or a == self.xcard or b == self.xcard:
-            return False
+        if self.eff[a] != self.eff[b] or a == self.xcard or b == self.xcard or self.wins:
+            return False  # (rows by winning card: no two cards are taken as alike)
         if self.measure == "points" and self.points[a] != self.points[b]:
             return False
         ba, bb, both = 1 << a, 1 << b, (1 << a) | (1 << b)
@@ -432,7 +434,9 @@ class Solver:
             led, best, best_seat = c, row[c], seat
         elif row[c] > best:
             best, best_seat = row[c], seat
-            if self.follow_high and self.eff[c] == self.eff[led]:
+            if self.wins:
+                led = row_after(led, c, len(self.eff), self.follow_high, self.eff, True)
+            elif self.follow_high and self.eff[c] == self.eff[led]:
                 led = c  # play.follow_answers = highest
         trick.append(c)
         if len(trick) == self.tn:
