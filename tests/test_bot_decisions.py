@@ -116,7 +116,7 @@ FAST_EXCHANGE = VARIANTS + ["ombre(leftover_stock=all)", "ombre(leftover_stock=l
 
 
 # the variants whose greedy declarers exchange cards (the others play without one, or lay cards away)
-EXCHANGING = {"danish-lhombre", "ombre", "ombre-a-dos", "preference", "rocambor", "tresillo"}
+EXCHANGING = {"danish-lhombre", "ombre", "ombre-a-dos", "preference", "rocambor", "swedish-vira", "tresillo"}
 
 
 @pytest.mark.parametrize("variant", FAST_EXCHANGE)
