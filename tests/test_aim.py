@@ -46,6 +46,19 @@ def test_each_contract_is_played_for_what_its_outcomes_reward(where, fewer):
     assert all(aims[n].most_paid == 0 for n in fewer)
 
 
+def test_a_contract_announced_in_its_place_is_not_taken_for_it():
+    """A gask of Swedish Vira may be turned into a misère after the exchange (`announce`): the deals in which
+    it was are left out of the gask's own aim (more tricks: at least 11 to win at gask på 4), and the misère,
+    never bid, is reached by no deal of its own."""
+    rules = rules_of("swedish-vira", ())
+    by_name = {c.name: c for c in rules.contracts}
+    gask = contract_aim(rules, by_name["gask_4"], "tricks")
+    assert (gask.sign, gask.least_won, gask.most_paid) == (1, 11, None)
+    assert contract_aim(rules, by_name["gask_4_misere"], "tricks").deals == 0
+    start = first_card(rules, by_name["gask_4"], random.Random(2), 0)
+    assert start is not None and start.contract is by_name["gask_4"]
+
+
 def test_the_aim_is_not_known_where_the_payments_do_not_follow_the_play():
     """Under Rocambor's race points a deal pays nothing (the points are session values): the aim is not guessed
     but asked for, and a given aim is used."""

@@ -96,7 +96,7 @@ def test_pimc_beats_greedy_as_declarer():
     assert _sign_p(better, worse) < 1e-4
 
 
-@pytest.mark.parametrize("variant", ["ombre", "ombre-a-dos", "tredrille", "quadrille", "cinquillo"])
+@pytest.mark.parametrize("variant", ["ombre", "ombre-a-dos", "tredrille", "quadrille", "cinquillo", "swedish-vira"])
 def test_sampled_worlds_agree_with_the_view(variant):
     """At every decision of a few deals, a world sampled from the seat's view has the same public state, the
     seat's own hand and the same legal actions; and the hidden cards are not always where they really are."""
@@ -228,7 +228,7 @@ def test_player_names():
 @pytest.mark.parametrize("variant", [
     "ombre", "ombre-a-dos", "danish-lhombre", "danish-lhombre(four_players=opposite_sits_out)",
     "ombre(four_players=opposite_sits_out_with_takeover)", "quadrille", "cinquillo", "tredrille", "taroc-lhombre",
-    "taroc-lhombre(type=new)"])
+    "taroc-lhombre(type=new)", "swedish-vira", "swedish-vira(players=3)"])
 def test_bots_play_every_variant(variant):
     """Greedy and a small Monte-Carlo player play whole deals of every built-in game; payments balance."""
     r = load(variant)

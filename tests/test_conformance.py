@@ -454,6 +454,7 @@ ISSUE38_OUTCOMES = {
     "sextille": {"hand_wins", "dealer_wins", "hand_sweep", "dealer_sweep"},
     "bete": {"won", "bete", "devole", "vole", "all_pass"},
     "solo-whist": {"won", "lost", "misere_won", "misere_lost", "all_pass"},
+    "swedish-vira": {"made", "bet", "kodilj", "laid_down", "all_pass"},
 }
 
 
@@ -475,6 +476,8 @@ ISSUE38_OPTION_RUNS = [
     "bete(devole=encyclopedie)", "bete(king_of_trumps=2)", "bete(stop_when_decided=false)",
     "solo-whist(stakes=english,english_solo=12)", "solo-whist(abundance_declared_trumps=none)",
     "solo-whist(all_pass=general_misere)", "solo-whist(stop_when_decided=false)",
+    "swedish-vira(players=3)", "swedish-vira(opponents_buy=false)", "swedish-vira(stop_when_decided=true)",
+    "swedish-vira(bet_in_pins=4)",
 ]
 
 

@@ -132,4 +132,4 @@ def test_bench_bots_variants():
 
     assert builtin_variants() == ["bete", "boston", "cinquillo", "danish-lhombre", "euchre", "german-solo",
                                   "ombre-a-dos", "ombre", "preference", "quadrille", "rocambor", "sextille",
-                                  "solo-whist", "taroc-lhombre", "tredrille", "tresillo"]
+                                  "solo-whist", "swedish-vira", "taroc-lhombre", "tredrille", "tresillo"]

@@ -110,7 +110,8 @@ def first_card(rules, contract, rng: random.Random, dealer: int) -> State | None
         return None
     while s.phase not in (PLAY, XPLAY, DONE):
         s.apply(rng.choice(s.legal_actions()))
-    return s if s.phase != DONE else None
+    # an announcement after the exchange (or a raise) may have put another contract in its place
+    return s if s.phase != DONE and s.contract is contract else None
 
 
 def play_out(start: State, rng: random.Random, lean: float) -> State:

@@ -26,7 +26,7 @@ from ombre_rules.web.words import words  # noqa: E402
 from .test_api import token  # noqa: E402
 
 BUILTINS = ["boston", "cinquillo", "danish-lhombre", "german-solo", "ombre", "ombre-a-dos", "preference", "quadrille",
-            "rocambor", "taroc-lhombre", "tredrille", "tresillo"]
+            "rocambor", "swedish-vira", "taroc-lhombre", "tredrille", "tresillo"]
 
 
 def forms(rules, cards: int) -> dict[str, str]:
