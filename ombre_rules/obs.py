@@ -206,7 +206,7 @@ class Layout:
         one("called", state.called)
         if partner_known(state, seat):
             one("partner", state.partner)
-        for s in r.sitters[state.dealer]:
+        for s in r.sitting(state.dealer, state.stand_for):
             if s != state.declarer:
                 one("sitting_out", s)
         self._tricks(state, ones)
