@@ -259,8 +259,9 @@ class AuctionStage(Fields):
             self._next_bidder()
             return
         self.stand_for = named
-        for by_seat in (self.hands, self.hl, self.shown, self.discards, self.drawn, self.bid_of):
+        for by_seat in (self.hands, self.shown, self.discards, self.drawn, self.bid_of):
             by_seat[sitter], by_seat[named] = by_seat[named], by_seat[sitter]
+        self.hl[sitter], self.hl[named] = self.hl[named], self.hl[sitter]
         self.passed[sitter], self.passed[named] = False, True
         if self.first_bidder == named:
             self.first_bidder = sitter
