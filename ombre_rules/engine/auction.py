@@ -79,7 +79,7 @@ class AuctionStage(Fields):
         if (r.compulsory or r.auction.accept is not None) and a not in self._legal_auction():
             self._illegal(a)
             return
-        if a == r.A_ACCEPT and r.auction.accept is not None:  # checked against the list above
+        if a == r.A_ACCEPT and r.auction.accept is not None:  # checked against the legal list above
             self._accept()
             return
         if a in self.round_bids[self.high_level] and self._bid_ok(a) and \
