@@ -131,7 +131,7 @@ def _to_play(rules, seed: int) -> tuple[State, random.Random] | None:
         s = State(rules, seed=seed * 100 + k, dealer=k % rules.players)
         while s.phase not in (PLAY, XPLAY, DONE):
             s.apply(rng.choice(s.legal_actions()))
-        if s.phase == PLAY and not s.trump_open:
+        if s.phase == PLAY and not s.trump_open and not s.uneven:  # unequal hands: not searched
             return s, rng
     return None
 
@@ -153,7 +153,7 @@ def _ending(rules, seed: int, left: int) -> State | None:
     for _ in range(rng.randrange(s.tn)):
         if s.phase in (PLAY, XPLAY):
             _card(s, rng)
-    return s if s.phase == PLAY and not s.trump_open else None
+    return s if s.phase == PLAY and not s.trump_open and not s.uneven else None  # unequal hands: not searched
 
 
 def _same_values(s: State, measure: str, aim: int) -> int:
