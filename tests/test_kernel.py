@@ -22,7 +22,6 @@ from ombre_rules.bots.estimate import tricks_allowed
 from ombre_rules.engine.phases import AUCTION, DONE, PLAY, XPLAY
 from ombre_rules.players import act, make_player
 from ombre_rules.ruleset.fields import reads_winner
-from ombre_rules.sim.runner import play_deal
 from ombre_rules.solve.analysis import Analyst, exact, explain, play_start
 from ombre_rules.solve.fast import KernelSolver, runs_in_kernel, solver
 from ombre_rules.solve.search import SearchLimit, Solver
@@ -166,6 +165,9 @@ def _same_values(s: State, measure: str, aim: int) -> int:
     py = Solver(s, measure, aim)
     vals = k.values()
     assert vals == {c: exact(lambda a, b, c=c: py.after(c, a, b)) for c in py.root_cards()}, s.to_text()
+    for guess in (want, want + 3, -abs(want) - 2):  # the first guess of the search changes no value
+        again = KernelSolver.make(s, measure, aim)
+        assert again is not None and again.values(guess) == vals, (guess, s.to_text())
     return want
 
 
