@@ -265,7 +265,7 @@ class DealEnv(CardEnv):
     def sitters(self) -> list[int]:
         """The seats at the table that sit this deal out."""
         st = self._state
-        return list(st.rules.sitters[st.dealer])
+        return list(st.rules.sitting(st.dealer, st.stand_for))
 
     @property
     def bidder(self) -> int:

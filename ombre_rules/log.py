@@ -50,11 +50,16 @@ def deal_header(state, viewer: int | None = None) -> list[str]:
     if r.carry is not None:  # public: what the session carries into the deal
         lines.append(f"session: {carry_words(r, state.carry)}")
     lines.append("hands:")
-    for s in state.order_from(forehand_of(state)):
+    si, took = r.stand_in, state.stand_for
+    sitter = si.sitter[state.dealer] if si is not None and took >= 0 else -1
+    for s in state.order_from(forehand_of(state)):  # as dealt: the seat whose hand was taken over had it
+        s = took if s == sitter else s
         if viewer is None or viewer == s:
             lines.append(f"  {_seat(state, s)}: {hand_line(state, state.deal_hands[s])}")
     for s in r.sitters[state.dealer]:
         lines.append(f"  seat {s} sits out")
+    if sitter >= 0:
+        lines.append(f"  seat {sitter} takes over the hand of seat {took} in the auction")
     if viewer is None and state.deal_talon:
         lines.append(f"  talon (top first): {' '.join(r.deck.name(c) for c in state.deal_talon)}")
     return lines

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from .cards import bits, bits_function
 from .engine.phases import AUCTION, PHASE_NAMES
 from .engine.replay import events
-from .engine.view import exposed_seats, leftover_shown, partner_known, short_hands, short_ring
+from .engine.view import exposed_seats, leftover_shown, partner_known, short_hands, short_ring, stand_in_seen
 from .obs_session import MEANING, SIZE_TEXT, entries, parts
 from .ruleset import SPECIAL_VERBS
 
@@ -72,6 +72,8 @@ TABLE: list[tuple[str, str, str]] = [
     ("pool", "1", "counters in the pool now (count, no upper bound)"),
     ("pool_before", "1", "counters in the pool when the deal began (count, no upper bound)"),
     ("session", SIZE_TEXT, MEANING),
+    ("stand_in_hand", "C (0 without `sit_out.stand_in`)", "the hand the seat sitting out sees and may take over"),
+    ("stand_in", "N (0 without `sit_out.stand_in`)", "the seat whose hand the seat sitting out took over (one-hot)"),
 ]
 
 
@@ -110,7 +112,8 @@ class Layout:
                   "trump": (s,), "declarer": (n,), "called": (c,), "partner": (n,), "sitting_out": (n,),
                   "tricks": (n,), "trick_cards": (t, n, c), "trick_leader": (t, n), "trick_winner": (t, n),
                   "bids": (n, k), "high_bid": (k,), "high_seat": (n,), "actions": (n, len(KINDS)), "pool": (1,),
-                  "pool_before": (1,), "session": (0,)}
+                  "pool_before": (1,), "session": (0,),
+                  "stand_in_hand": (c if rules.stand_in else 0,), "stand_in": (n if rules.stand_in else 0,)}
         self.session = parts(rules)
         shapes["session"] = (sum(len(p.labels) for p in self.session),)
         self.max_actions = max_actions(rules)
@@ -206,7 +209,7 @@ class Layout:
         one("called", state.called)
         if partner_known(state, seat):
             one("partner", state.partner)
-        for s in r.sitters[state.dealer]:
+        for s in r.sitting(state.dealer, state.stand_for):
             if s != state.declarer:
                 one("sitting_out", s)
         self._tricks(state, ones)
@@ -221,6 +224,9 @@ class Layout:
             on, counted = entries(self.session, state.carry)
             ones.extend(base + i for i in on)
             vals.extend((base + i, v) for i, v in counted)
+        if self.rules.stand_in is not None:
+            put("stand_in_hand", stand_in_seen(state, seat))
+            one("stand_in", state.stand_for)
         return ones, vals
 
     def _tricks(self, state, ones: list[int]) -> None:

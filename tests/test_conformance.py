@@ -440,6 +440,7 @@ MECHANIC_RUNS += [f"{DATA}/seat_exchange.yaml(alone={a})" for a in ("false", "tr
 MECHANIC_RUNS += [f"{DATA}/no_auction.yaml(forced={f})" for f in ("fixed", "choose")]
 MECHANIC_RUNS += [f"{DATA}/takeover.yaml(at={at})" for at in ("after_declarer_exchange", "before_exchange")]
 MECHANIC_RUNS.append(f"{DATA}/takeover.yaml(at=before_exchange,choose=true)")
+MECHANIC_RUNS += [f"{DATA}/stand_in.yaml(sees={s})" for s in ("true", "false")]
 
 
 @pytest.mark.parametrize("variant", MECHANIC_RUNS, ids=[v.rsplit("/", 1)[-1] for v in MECHANIC_RUNS])

@@ -20,7 +20,7 @@ STAGES = [base for base in State.__mro__[1:] if base not in (Fields, object)]
 
 def test_slots_are_the_declared_fields() -> None:
     assert State.__slots__ == tuple(Fields.__annotations__)
-    assert len(State.__slots__) == len(set(State.__slots__)) == 111
+    assert len(State.__slots__) == len(set(State.__slots__)) == 113
     assert State.__slots__[:4] == ("phase", "to_move", "lm", "nc")  # the play loop's fields first
     assert not hasattr(State(load("ombre"), seed=1), "__dict__")
 

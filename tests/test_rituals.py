@@ -63,6 +63,18 @@ def test_tresillo_draws_by_suits_only_as_an_option():
     assert plain.seat_draw == () and plain.seats == (0, 1, 2, 3) and load("tresillo").seat_draw is None
 
 
+def test_swedish_vira_seats_by_drawn_suits_as_an_option():
+    r = load("swedish-vira(seat_draw=suits)")
+    session = Session(r, seed=3)  # player 2 draws the ace of hearts, which lies at seat 1
+    assert names(r, session.seat_draw) == ["AD", "AC", "AH", "AS"] and session.seats == (2, 3, 1, 0)
+    first = session.new_deal()
+    # seat 1 (the hearts) is förhand: seat 0 deals, seat 3 on the dealer's right sits out
+    assert first.dealer == 0 and first.to_move == 1 and first.view(None)["sitting_out"] == [3]
+    three = Session(load("swedish-vira(seat_draw=suits,players=3)"), seed=2)
+    assert names(three.rules, three.seat_draw) == ["AH", "AD", "AS"] and three.seats == (1, 2, 0)  # AS, AH, AD laid
+    assert Session(load("swedish-vira"), seed=3).seat_draw == () and load("swedish-vira").seat_draw is None
+
+
 def test_the_players_given_in_order_sit_at_their_drawn_seats():
     r = load(RITUALS)
     session = Session(r, seed=1)  # player 0 drew AH (seat 1), player 1 AS (seat 0), player 2 KS (seat 2)

@@ -143,7 +143,8 @@ def play(rules: Any, deals: int = DEALS) -> tuple[Played, ...]:
 
 def _seat(st: State, seat: int, w: Words) -> str:
     n = st.rules.players
-    playing = [s for s in ((st.dealer + i) % n for i in range(1, n + 1)) if s not in st.rules.sitters[st.dealer]]
+    out = st.rules.sitting(st.dealer, st.stand_for)
+    playing = [s for s in ((st.dealer + i) % n for i in range(1, n + 1)) if s not in out]
     return w.position(seat, st.dealer, playing)
 
 

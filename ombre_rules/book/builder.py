@@ -98,6 +98,8 @@ class Builder:
             s.rule("sit_out", "Each deal " + (self.sentence(so, so["who"]) if so.get("doc") else
                                                 self._sitters_words()) + " sits out: he gets no cards.",
                    so["who"])
+            if r.stand_in is not None:
+                s.rule("stand_in", self._stand_in_words(so["stand_in"]), so["stand_in"]["seat"])
         d = self.data.get("direction", "counterclockwise")
         s.rule("direction", f"The deal, the bidding and the play go {DIRECTION.get(d, d)}. Forehand is the player "
                             f"next after the dealer in that direction.")
@@ -117,6 +119,19 @@ class Builder:
         if any(c.call is not None and not c.call.demand for c in self.occurs):
             s.rule("partner", f"In a game with a called card, its holder becomes {w.partner} of {w.declarer} for "
                               f"the deal.")
+
+    def _stand_in_words(self, node: dict) -> str:
+        """`sit_out.stand_in` in a sentence: whose hand the player sitting out may take over, and how."""
+        si = self.rules.stand_in
+        assert si is not None  # said only where the rule exists
+        if node.get("doc"):
+            return cap(str(node["doc"])).rstrip(".") + "."
+        n = self.rules.players
+        named = "the dealer" if si.named[0] == 0 else f"the player {plural(si.named[0] % n, 'seat')} after the dealer"
+        sees = f", who sees the cards of {named} during the bidding," if si.sees else ""
+        return (f"Once {named} has passed in the bidding, the player sitting out{sees} may bid higher on that hand; "
+                f"if he does, he takes that player's place for the rest of the deal (he bids, plays, pays and is "
+                f"paid with that hand) and that player sits out in his stead.")
 
     def _sitters_words(self) -> str:
         r = self.rules

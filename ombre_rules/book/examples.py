@@ -44,7 +44,7 @@ class Seats:
         r = st.rules
         self.w = w
         n = r.players
-        sitting = set(r.sitters[st.dealer]) - {st.declarer}
+        sitting = set(r.sitting(st.dealer, st.stand_for)) - {st.declarer}
         playing = [s for s in ((st.dealer + i) % n for i in range(1, n + 1)) if s not in sitting]
         self.names = {}
         for s in range(n):
@@ -133,5 +133,5 @@ def _signed(v: int) -> str:
 
 
 def _players(st: State) -> set[int]:
-    sitting = set(st.rules.sitters[st.dealer]) - {st.declarer}
+    sitting = set(st.rules.sitting(st.dealer, st.stand_for)) - {st.declarer}
     return {s for s in range(st.rules.players) if s not in sitting}

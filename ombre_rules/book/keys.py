@@ -22,6 +22,10 @@ KEY_DOCS: dict[str, str] = {
     'options.*.range.max': 'the largest number the option takes',
     'players': 'seats at the table',
     'sit_out.who': 'expression of `dealer` and `seats`: the seats sitting out',
+    'sit_out.stand_in.seat': 'expression of `dealer` and `seats`: the seat beside the one sitting out whose hand '
+                             'he may take over once it passes in the auction (he then plays it in its place)',
+    'sit_out.stand_in.sees': 'whether the seat sitting out sees that hand during the auction (default true)',
+    'sit_out.stand_in.doc': 'the stand-in rule in words (for the rulebook)',
     'direction': 'which way play goes round the table',
     'deck': 'the pack: suits and ranks',
     'deck.suits': 'the suits, each with its letter and further attributes (colour, symbol, …)',

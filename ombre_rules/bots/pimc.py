@@ -66,7 +66,7 @@ def _play(world, policy: GreedyPolicy) -> None:
     contract = world.contract
     declarer = world.declarer if world.declarer >= 0 else None
     low = declarer is not None and tricks_allowed(r, contract) is not None
-    sitters = r.sitters[world.dealer]
+    sitters = r.sitting(world.dealer, world.stand_for)
     active = r.players - len(sitters) + (world.declarer in sitters)
     # the declarer's partner as each seat knows him: fixed through the play when there is none
     sides = None if world.partner >= 0 else [world_partner(world, seat) for seat in range(r.players)]

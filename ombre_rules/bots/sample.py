@@ -46,6 +46,8 @@ class Knowledge:
         known[me] = mask(v["hand"])
         for exposed in v.get("exposed_hands") or ([v["exposed"]] if v.get("exposed") else []):
             known[exposed["seat"]] |= mask(exposed["hand"])
+        if v.get("stand_in_hand"):  # the hand the seat sitting out sees (sit_out.stand_in)
+            known[v["stand_in"]["seat"]] |= mask(v["stand_in_hand"])
         all_played = 0
         for p in self.played:
             all_played |= p

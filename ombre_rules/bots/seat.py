@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import reduce
 from operator import or_
 
-from ..engine.view import Seat, partner_known, same_side, short_hands, short_seats, turn_up_place
+from ..engine.view import Seat, judged_hand, partner_known, same_side, short_hands, short_seats, turn_up_place
 
 __all__ = ["Seat", "from_state", "from_view", "same_side"]
 
@@ -38,7 +38,12 @@ def from_view(rules, v: dict) -> Seat:
         text = a["action"]
         if text.startswith("bid "):
             high = rules.contract_by_name.get(text[4:])
-    return Seat(rules, seat, mask(v["hand"]), seen, contract, trump, v["declarer"], v.get("partner"), hidden,
+    hand = mask(v["hand"])
+    si = v.get("stand_in")
+    if si and si["asked"] and seat == v["to_move"]:  # the seat sitting out judges the hand he may take over
+        seat, hand = si["seat"], mask(v["stand_in_hand"])
+        seen |= hand
+    return Seat(rules, seat, hand, seen, contract, trump, v["declarer"], v.get("partner"), hidden,
                 trick, active, total, v["talon_size"], high,
                 rules.deck.parse(v["turn_up"]) if v.get("turn_up") else -1, v["dealer"])
 
@@ -81,7 +86,8 @@ def from_state(state, seat: int) -> Seat:
     short = short_hands(state)
     if short is not None:  # hands of unequal size: the seats that play to this trick
         _stopped, active, total = short_seats(short, len(state.trick_log))
-    return Seat(r, seat, state.hands[seat], seen, state.contract, state.trump,
+    seat, hand = judged_hand(state, seat)
+    return Seat(r, seat, hand, seen | hand, state.contract, state.trump,
                 declarer if declarer >= 0 else None, partner, hidden, world_trick(state), active, total,
                 len(state.talon), state.high, state.turn_up, state.dealer)
 
@@ -98,7 +104,7 @@ def world_trick(state) -> list[tuple[int, int]]:
     """The trick in play as (seat, card), in order of play."""
     trick = []
     if state.trick:
-        sitters = state.rules.sitters[state.dealer]
+        sitters = state.rules.sitting(state.dealer, state.stand_for)
         declarer = state.declarer
         s = state.leader
         nxt = state.nxt

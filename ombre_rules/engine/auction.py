@@ -24,6 +24,8 @@ class AuctionStage(Fields):
     def _legal_auction(self) -> list[int]:
         """The bids, pass and hold open to the seat to move."""
         r = self.rules
+        if self.stand_bids:  # the seat sitting out, asked whether he takes over the hand of a seat that passed
+            return [r.A_PASS, *self.stand_bids]
         if self._forced():
             return [r.A_PASS, r.A_HOLD]
         if r.auction.accept is not None and self.passed[self.to_move]:  # asked again only to accept (`late`)
@@ -49,7 +51,7 @@ class AuctionStage(Fields):
         conditions, a compulsory bid or a forced choice shape it)."""
         r = self.rules
         if r.bid_conditions or r.compulsory or (self.round_no and self._must_choose()) or self._forced() \
-                or r.auction.accept is not None:
+                or r.auction.accept is not None or self.stand_bids:
             acts = self._legal_auction()
             a = acts[int(rand() * len(acts))]
         else:
@@ -57,7 +59,9 @@ class AuctionStage(Fields):
             n = len(bids)
             i = int(rand() * (n + self._may_hold(False)))
             a = bids[i] if i < n else r.A_HOLD
-        if a == r.A_HOLD:
+        if self.stand_bids:
+            self._stand_in(a)
+        elif a == r.A_HOLD:
             self._hold(self._forced())
         elif a == r.A_ACCEPT:
             self._accept()
@@ -67,10 +71,15 @@ class AuctionStage(Fields):
     def _apply_auction(self, a: int) -> None:
         """Pass, a bid above the high one, or hold; IllegalActionError otherwise."""
         r = self.rules
+        if self.stand_bids:
+            if a not in self._legal_auction():
+                self._illegal(a)
+            self._stand_in(a)
+            return
         if (r.compulsory or r.auction.accept is not None) and a not in self._legal_auction():
             self._illegal(a)
             return
-        if a == r.A_ACCEPT:
+        if a == r.A_ACCEPT and r.auction.accept is not None:  # checked against the legal list above
             self._accept()
             return
         if a in self.round_bids[self.high_level] and self._bid_ok(a) and \
@@ -172,7 +181,7 @@ class AuctionStage(Fields):
         self.passed = [False] * self.n
         self.bid_of = [-1] * self.n
         self.acc = 0
-        for s in self.rules.sitters[self.dealer]:
+        for s in self.rules.sitting(self.dealer, self.stand_for):
             self.passed[s] = True
         self.round_bids, self.bid_levels = self.rules.bid_lists(contracts, rnd)
         first = self._seat_in_play(self.rules.auction.first)
@@ -195,6 +204,8 @@ class AuctionStage(Fields):
     def _bid(self, a: int) -> None:
         """A legal pass or bid of the seat to move."""
         r = self.rules
+        if a == r.A_PASS and self.stand_bids is None and self._offer_stand_in():
+            return
         self.history.append(a)
         if a == r.A_PASS:
             self.passed[self.to_move] = True
@@ -212,6 +223,55 @@ class AuctionStage(Fields):
                 late = self._seat(acc.late) if acc.late is not None and c in acc.bids else -1
                 self.acc = (self.acc & 2) | (1 if late >= 0 and late != self.to_move and self.passed[late] else 0)
         self._next_bidder()
+
+    def _offer_stand_in(self) -> bool:
+        """The seat `sit_out.stand_in` names passes (the seat to move): the seat sitting out is asked whether he
+        bids higher on that hand, with the bids the hand had (not hold or accept); False when it had none, or
+        the seat passing is another one (the pass then goes on as any other)."""
+        si = self.rules.stand_in
+        assert si is not None  # asked only where the rule exists (stand_bids starts as () otherwise)
+        named = si.named[self.dealer]
+        if self.to_move != named:
+            return False
+        r = self.rules
+        self.stand_bids = ()
+        bids = tuple(a for a in self._legal_auction() if r.A_BID <= a < r.A_BID + len(r.contracts))
+        if not bids:
+            return False
+        self.history.append(r.A_PASS)
+        self.stand_bids = bids
+        self.to_move = si.sitter[self.dealer]
+        return True
+
+    def _stand_in(self, a: int) -> None:
+        """The seat sitting out passes (the named seat's pass stands) or bids on the named seat's hand: then the
+        two change places for the rest of the deal, the hand, the bids made and the place in the ring of play
+        going to him, and the auction goes on with his bid."""
+        r = self.rules
+        si = r.stand_in
+        assert si is not None  # asked only where the rule exists
+        named, sitter = si.named[self.dealer], si.sitter[self.dealer]
+        self.stand_bids = ()
+        if a == r.A_PASS:
+            self.history.append(a)
+            self.to_move = named
+            self.passed[named] = True
+            self._next_bidder()
+            return
+        self.stand_for = named
+        for by_seat in (self.hands, self.shown, self.discards, self.drawn, self.bid_of):
+            by_seat[sitter], by_seat[named] = by_seat[named], by_seat[sitter]
+        self.hl[sitter], self.hl[named] = self.hl[named], self.hl[sitter]
+        self.passed[sitter], self.passed[named] = False, True
+        if self.first_bidder == named:
+            self.first_bidder = sitter
+        if self.high_by == named:
+            self.high_by = sitter
+        self.duel_p, self.duel_q = (sitter if s == named else s for s in (self.duel_p, self.duel_q))
+        self.duel_queue = [sitter if s == named else s for s in self.duel_queue]
+        self.nxt, self.orders = si.rings[self.dealer], si.orders[self.dealer]
+        self.to_move = sitter
+        self._bid(a)
 
     def _hold(self, forced: bool) -> None:
         """The seat to move legally takes over the high bid (`forced`: the seat was overcalled)."""

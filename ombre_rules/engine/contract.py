@@ -40,7 +40,7 @@ class ContractStage(Fields):
         if not contract.played:
             self._finish()
             return
-        if seat in self.rules.sitters[self.dealer]:
+        if seat in self.rules.sitting(self.dealer, self.stand_for):
             self._join(seat)
         mode = contract.trump_mode
         if mode == "turned":
@@ -73,7 +73,7 @@ class ContractStage(Fields):
     def _join(self, seat: int) -> None:
         """A seat that sat out becomes declarer: from now on it takes part, in its place in the ring."""
         r = self.rules
-        playing = [s for s in range(self.n) if s not in r.sitters[self.dealer] or s == seat]
+        playing = [s for s in range(self.n) if s not in r.sitting(self.dealer, self.stand_for) or s == seat]
         ring = []
         for s in range(self.n):
             t = (s + 1) % self.n

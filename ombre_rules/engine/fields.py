@@ -149,6 +149,8 @@ class Fields:
     ring_play: Sequence[int]  # the ring of play before a seat's hand ran out (empty: none did), for `players`
     sur_due: bool  # a surrender offered during the exchange (`play.surrender.at`) is still to come
     takeover_queue: list[int]  # after a surrender, the seats still to be asked to take the game over
+    stand_for: int  # `sit_out.stand_in`: the seat whose hand the seat sitting out took over (-1: none)
+    stand_bids: tuple[int, ...] | None  # his bids while he is asked (None: not asked yet; (): asked, or never)
 
     if TYPE_CHECKING:
         # -- State's own API that stages and the modules State uses (view, replay, portable) call

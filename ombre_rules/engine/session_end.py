@@ -13,8 +13,8 @@ from ..lang.compiler import block_error
 class Closing:
     """The session after its last deal, as its end sees it (the `_st` of the compiled end functions)."""
 
-    __slots__ = ("rules", "ctx", "dealer", "nxt", "ring_play", "orders", "carry", "pool", "payments", "deals_played",
-                 "ledger")
+    __slots__ = ("rules", "ctx", "dealer", "nxt", "ring_play", "orders", "stand_for", "carry", "pool", "payments",
+                 "deals_played", "ledger")
 
     def __init__(self, last: Any, deals_played: int, ledger: list[int]) -> None:
         self.rules = last.rules
@@ -23,6 +23,7 @@ class Closing:
         self.nxt = last.ring_play or last.nxt  # the ring as the deal's play began
         self.ring_play: tuple[int, ...] = ()
         self.orders = last.orders
+        self.stand_for = last.stand_for  # the seats of the last deal: its sitter may have played (sit_out.stand_in)
         self.carry = last.carry_after  # `session.NAME` reads the values the last deal left
         self.pool = last.pool
         self.payments = [0] * last.rules.players

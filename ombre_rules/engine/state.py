@@ -166,6 +166,8 @@ class State(AuctionStage, AllPassStage, ContractStage, ExchangeStage, CallStage,
         self.talon_shown = self.lay_seats = 0
         self.uneven = False
         self.ring_play = ()
+        self.stand_for = -1
+        self.stand_bids = None if rules.stand_in is not None else ()
         if rules.ante is not None:
             self._ante()
         if rules.lay_away is not None and rules.lay_away.at_deal:

@@ -23,10 +23,40 @@ def visible_cards(state: Fields, seat: int | None) -> int:
     if seat is None:
         return m
     m |= state.hands[seat] | state.discards[seat] | state.drawn[seat] | leftover_shown(state, seat)
+    m |= stand_in_seen(state, seat)
     for c, frm, to, public in state.handed:
         if not public and seat in (frm, to):
             m |= 1 << c
     return m
+
+
+def stand_in_seen(state: Fields, seat: int | None) -> int:
+    """The hand of the seat `sit_out.stand_in` names, which the seat sitting out sees during the auction
+    (`sees`) until he takes it over; 0 for every other seat, a spectator, and after the auction."""
+    si = state.rules.stand_in
+    if si is None or not si.sees or seat is None or state.stand_for >= 0 or seat != si.sitter[state.dealer] \
+            or state.phase_name != "auction":
+        return 0
+    return state.hands[si.named[state.dealer]]
+
+
+def stand_in_facts(state: Fields) -> dict[str, Any]:
+    """What every seat knows of `sit_out.stand_in`: the seat whose hand may be taken over, the seat sitting out
+    who may take it, whether he is being asked now and whether he took it."""
+    si = state.rules.stand_in
+    assert si is not None  # shown only where the rule exists
+    return {"seat": si.named[state.dealer], "sitter": si.sitter[state.dealer], "asked": bool(state.stand_bids),
+            "taken": state.stand_for >= 0}
+
+
+def judged_hand(state: Fields, seat: int) -> tuple[int, int]:
+    """The seat and hand a decision of `seat` is judged with: the named seat's hand the seat sitting out sees
+    while he is asked to take it over (`sit_out.stand_in`), else its own."""
+    if state.stand_bids and seat == state.to_move:
+        si = state.rules.stand_in
+        assert si is not None  # asked only where the rule exists
+        return si.named[state.dealer], stand_in_seen(state, seat)
+    return seat, state.hands[seat]
 
 
 def public_cards(state: Fields) -> int:
@@ -176,7 +206,7 @@ def view(state: Fields, seat: int | None, actions: bool = True) -> dict[str, Any
         "discard_counts": [bin(d).count("1") for d in state.discards],
         "leftover_shown": deck.names(leftover_shown(state, seat)),
         "talon_shown": deck.names(state.talon_shown),
-        "sitting_out": [s for s in r.sitters[state.dealer] if s != state.declarer],
+        "sitting_out": [s for s in r.sitting(state.dealer, state.stand_for) if s != state.declarer],
         "teams": [list(t) for t in r.teams] if r.teams is not None else None,
         "alone": state.alone == 1,
         "out_of_play": [s for s in range(n) if state.def_out >> s & 1],
@@ -191,6 +221,9 @@ def view(state: Fields, seat: int | None, actions: bool = True) -> dict[str, Any
     short = short_hands(state)
     if short is not None:  # hands of unequal size: a seat stops playing after as many tricks as it had cards
         out["short_hands"] = short
+    if r.stand_in is not None:  # who may take over whose hand; the hand itself to the seat sitting out alone
+        out["stand_in"] = stand_in_facts(state)
+        out["stand_in_hand"] = deck.names(stand_in_seen(state, seat))
     if r.carry is not None:  # public: every seat knows what the session carries into the deal
         out["session"] = as_json(r, state.carry)
     if r.turn_up_from is not None:  # the card turned for the deal, and where every seat knows it is
@@ -324,7 +357,7 @@ def short_ring(short: list[int], tricks_done: int) -> list[int]:
 def seats_in_play(state: Fields) -> int:
     """How many seats play the deal's tricks: not sitting out (a sitter may declare), not out of play (a
     defender who passed lays his hand down)."""
-    sitters = state.rules.sitters[state.dealer]
+    sitters = state.rules.sitting(state.dealer, state.stand_for)
     return state.n - len(sitters) + sitters.count(state.declarer) - state.def_out.bit_count()
 
 
@@ -336,7 +369,7 @@ def seat_facts(state: Fields, seat: int) -> Seat:
     gone = reduce(or_, state.won, 0)  # the cards of the tricks played: each trick goes whole to its winner's pile
     seen = seen_cards(state, seat, gone)
     declarer = state.declarer
-    sitters = r.sitters[state.dealer]
+    sitters = r.sitting(state.dealer, state.stand_for)
     out = state.def_out  # defenders who passed: their hands lie down, out of play
     active = seats_in_play(state)
     held = sum(map(int.bit_count, hands))  # the cards in the hands of the seats in play
@@ -354,7 +387,8 @@ def seat_facts(state: Fields, seat: int) -> Seat:
     if cur:
         trick = _trick_seats(state, seat, sitters, declarer, out)
     partner = state.partner if state.partner >= 0 and partner_known(state, seat) else None
-    return Seat(r, seat, hands[seat], seen, state.contract, state.trump, declarer if declarer >= 0 else None,
+    judged, hand = judged_hand(state, seat)
+    return Seat(r, judged, hand, seen | hand, state.contract, state.trump, declarer if declarer >= 0 else None,
                 partner, state.called >= 0 and partner is None, trick, active, total, len(state.talon), None,
                 state.turn_up, state.dealer)
 

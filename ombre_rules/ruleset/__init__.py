@@ -32,6 +32,7 @@ from .play import PlayPart
 from .rituals import build_cut, build_seat_draw
 from .session_end import build_session_end
 from .settlement import build_settlement
+from .stand_in import build_stand_in
 from .suit_bids import derive_suit_bids
 from .takeover import check_takeover
 
@@ -98,6 +99,7 @@ class Ruleset(ActionPart, PlayPart, ContractPart, AuctionPart, RankTables, DealP
         build_carry(self)
         self._compile_names()
         self._sit_out()
+        build_stand_in(self)
         self._teams()
         build_seat_draw(self)
         build_cut(self)

@@ -60,6 +60,20 @@ class AllPassBranch:
 
 
 @dataclass(frozen=True)
+class StandIn:
+    """`sit_out.stand_in`: once the seat it names has passed in the auction, the seat sitting out may bid on
+    that seat's hand, and if he does the two change places for the deal. Per dealer: the seat sitting out, the
+    seat whose hand he may take, and the seats out, the ring and the orders of play once he has taken it."""
+
+    sees: bool  # the seat sitting out sees the named seat's hand during the auction
+    sitter: tuple[int, ...]
+    named: tuple[int, ...]
+    sitters: tuple[tuple[int, ...], ...]
+    rings: tuple[list[int], ...]
+    orders: tuple[list[tuple[int, ...]], ...]
+
+
+@dataclass(frozen=True)
 class Opening:
     """A bid made for a seat before anyone speaks (the seat may still be overcalled)."""
 

@@ -158,19 +158,31 @@ class DealPart(RulesetBase):
         self.rings = []
         self.orders = []
         for d in range(n):
-            out = set(self.sitters[d])
-            ring = []
-            for s in range(n):
-                t = (s + 1) % n
-                while t in out:
-                    t = (t + 1) % n
-                ring.append(t)
-            orders = []
-            for s in range(n):
-                start = s if s not in out else ring[s]
-                seq = [start]
-                while len(seq) < self.active:
-                    seq.append(ring[seq[-1]])
-                orders.append(tuple(seq))
+            ring, orders = ring_of(n, set(self.sitters[d]))
             self.rings.append(ring)
             self.orders.append(orders)
+
+    def sitting(self, dealer: int, stand_for: int) -> tuple[int, ...]:
+        """The seats sitting a deal out: those `sit_out.who` names, unless the seat sitting out has taken the hand
+        of the seat `stand_for` (`sit_out.stand_in`; -1: he has not), which then sits out in his place."""
+        if stand_for < 0 or self.stand_in is None:
+            return self.sitters[dealer]
+        return self.stand_in.sitters[dealer]
+
+
+def ring_of(n: int, out: set[int]) -> tuple[list[int], list[tuple[int, ...]]]:
+    """The ring of the seats that play when the seats `out` sit out (by seat: the next seat in play after it)
+    and each seat's order of play round it (a seat sitting out starts at the next seat in play)."""
+    ring = []
+    for s in range(n):
+        t = (s + 1) % n
+        while t in out:
+            t = (t + 1) % n
+        ring.append(t)
+    orders = []
+    for s in range(n):
+        seq = [s if s not in out else ring[s]]
+        while len(seq) < n - len(out):
+            seq.append(ring[seq[-1]])
+        orders.append(tuple(seq))
+    return ring, orders

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
         Opening,
         SeatDraw,
         SessionEnd,
+        StandIn,
     )
     from .contracts import Contract
 
@@ -80,6 +81,7 @@ class RulesetFields:
     team_of: tuple[int, ...] | None  # per seat: the index of its team in `teams`
     turn_up_from: str | None  # `deal.turn_up`: talon_top, dealer_last, second_pack (None: no card turned)
     turn_up_at: list[int]  # per dealer: where in the deck order the turned card lies (-1: a second pack's)
+    stand_in: StandIn | None  # `sit_out.stand_in`: the seat sitting out may take a seat's hand in the auction
     # -- the auction (auction.py, suit_bids.py, mechanics.py)
     auction: AuctionRules
     hold_by_priority: bool

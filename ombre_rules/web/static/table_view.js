@@ -45,17 +45,20 @@ export function seatPanel(i, msg, page) {
     badges.push(el("span", { class: `badge${mine ? " partner" : ""}` }, mine ? "your partner" : `team ${team + 1}`));
   }
   if (sitsOut(v, i)) badges.push(el("span", { class: "badge", title: table.sit_out_doc || "" }, "sits out"));
+  const si = v.stand_in;  // sit_out.stand_in: the seat sitting out may take over this seat's hand
+  if (si && si.taken && si.sitter === i) badges.push(el("span", { class: "badge" }, si.seat === you ? "plays your hand" : `plays ${seatLabel(si.seat, table, you)}'s hand`));
   if (table.seats[i] === "human" && !table.here[i]) badges.push(el("span", { class: "badge away" }, "not here yet"));
   const said = [...(v.actions || [])].reverse().find((a) => a.seat === i && a.phase !== "play");
   const open = i !== you ? (v.exposed_hands || []).find((e) => e.seat === i) : null;
-  const exposed = open ? open.hand : null;
+  const seen = si && si.seat === i && (v.stand_in_hand || []).length ? v.stand_in_hand : null;  // to the sitter alone
+  const exposed = open ? open.hand : seen;
   const shown = (v.shown || []).filter((s) => s.seat === i).flatMap((s) => s.cards);
   const backs = exposed ? null : el("div", { class: "backs", role: "img", "aria-label": plural(v.hand_sizes[i], "card") },
     Array.from({ length: v.hand_sizes[i] }, () => el("div", { class: "card back" })));
   return el("div", { class: `seat${v.to_move === i ? " turn" : ""}`, "data-seat": i },
     el("div", { class: "name" }, seatLabel(i, table, you), badges),
     backs,
-    exposed ? el("div", { class: "mini hand", title: "hand laid open" }, exposed.map((c) => cardEl(c, v.cards, table.suits))) : null,
+    exposed ? el("div", { class: "mini hand", title: seen ? "the hand you may take over" : "hand laid open" }, exposed.map((c) => cardEl(c, v.cards, table.suits))) : null,
     shown.length ? el("div", { class: "mini hand", title: "shown" }, shown.map((c) => cardEl(c, v.cards, table.suits))) : null,
     el("div", { class: "stats" }, plural(v.tricks[i], "trick"), v.discard_counts[i] ? ` · changed ${v.discard_counts[i]}` : ""),
     el("div", { class: "said" }, said && v.phase !== "play" ? actionText(table, v.cards, said.action, false, said.phase) : ""),
@@ -108,6 +111,9 @@ export function trickArea(msg, page) {
 export function promptText(msg, page) {
   const { table, state: v, you } = msg;
   if (v.phase === "done") return table.finished ? "The session is over." : "The deal is over.";
+  if (sitsOut(v, you) && v.stand_in && v.stand_in.asked && v.to_move === you) {
+    return `${seatLabel(v.stand_in.seat, table, null)} has passed: bid higher on that hand to play it in that seat's place, or pass.`;
+  }
   if (sitsOut(v, you)) return `You sit this deal out${table.sit_out_doc ? ` (${table.sit_out_doc.replace(/\.$/, "").toLowerCase()})` : ""}: watch the others play.`;
   if (you === null || v.to_move !== you) return `${humanize(v.phase)}: waiting for ${seatLabel(v.to_move, table, you)}…`;
   const verbs = new Set(v.controls.map((c) => c.verb));
