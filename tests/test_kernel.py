@@ -165,6 +165,9 @@ def _same_values(s: State, measure: str, aim: int) -> int:
     py = Solver(s, measure, aim)
     vals = k.values()
     assert vals == {c: exact(lambda a, b, c=c: py.after(c, a, b)) for c in py.root_cards()}, s.to_text()
+    for guess in (want, want + 3, -abs(want) - 2):  # the first guess of the search changes no value
+        again = KernelSolver.make(s, measure, aim)
+        assert again is not None and again.values(guess) == vals, (guess, s.to_text())
     return want
 
 

@@ -45,6 +45,7 @@ class PimcddPlayer(PimcPlayer):
         self.measure = auto_measure(rules) if rules is not None else "tricks"
         self._searches: dict = {}  # the kernel's searches by game (a table each), kept from world to world
         self._pimc: PimcPlayer | None = None
+        self._guess = 0  # the value of the last world searched
 
     def act(self, view: dict, legal: list[int]) -> int:
         if len(legal) > 1 and view["phase"] in ("play", "xplay") and legal[-1] < self.rules.A_DISCARD:
@@ -98,7 +99,10 @@ class PimcddPlayer(PimcPlayer):
             return self._each(w, cards, aim)
         if s is None:
             return None
-        return s.values(), _side(s)
+        vals = s.values(self._guess)
+        best = max(vals.values()) if s.side[w.to_move] else min(vals.values())
+        self._guess = best  # the position's value in this world: the next world's first guess
+        return vals, _side(s)
 
     def _each(self, w, cards: list[int], aim: int) -> tuple[dict[int, int], tuple[int, ...]] | None:
         out = {}

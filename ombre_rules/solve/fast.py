@@ -120,9 +120,10 @@ class KernelSolver:
     def after(self, c: int, alpha: int, beta: int) -> int:
         return self._run(self.search.after, c, alpha, beta)
 
-    def values(self) -> dict[int, int]:
-        """The exact value of the rest after each legal card of the seat to move (aim applied)."""
-        return self._run(self.search.values)
+    def values(self, guess: int = 0) -> dict[int, int]:
+        """The exact value of the rest after each legal card of the seat to move (aim applied); `guess`, near
+        the position's value, saves null windows (the values do not depend on it)."""
+        return self._run(self.search.values, guess)
 
     def exact(self) -> int:
         return self._run(self.search.exact)

@@ -1,6 +1,7 @@
 /* The double-dummy search: alpha-beta over the cards still to play, every hand open, for a side (the declarer
  * and a partner) that counts tricks or card points, with a transposition table at the start of each trick,
- * move ordering, equivalent cards searched once and suits of alike cards keyed by their owners in rank order.
+ * move ordering, equivalent cards searched once and suits of alike cards keyed by their owners in rank order
+ * (with the classes of the cards that are not all alike).
  *
  * The search works in its own card order: cards sorted by effective suit, then power high to low, so that a
  * suit is a run of bits and a higher card a lower bit. Masks are translated at the boundary (position, cards).
@@ -15,11 +16,12 @@
 #define CHECK_EVERY 16384 /* nodes between two looks at the clock and at signals */
 
 /* an entry: the position (live cards, the bits of their owners' seat numbers, the trick counts when the deal
- * may end early, the leader), the bounds on the value of the rest, the best lead found. A bucket's tags (a
+ * may end early, the classes of the live cards of the suits keyed by rank order, the leader), the bounds on
+ * the value of the rest, the best lead found. A bucket's tags (a
  * word of the hash each, 0 for a free slot) sit apart, four buckets to a cache line, so that a miss reads one
  * line and a hit two. */
 typedef struct {
-    uint64_t live, p0, p1, p2, counts;
+    uint64_t live, p0, p1, p2, counts, seq;
     int32_t lo, hi;
     uint8_t leader, move, depth, gen;
 } Entry;
@@ -45,10 +47,14 @@ typedef struct {
     uint16_t row_off[K_MAXCARDS + 1];
     mask_t *bind, *must;
     mask_t suit[K_MAXSUITS], above[K_MAXCARDS], alike[K_MAXCARDS];
-    mask_t alike_suits;
+    mask_t alike_suits;  /* the cards of the suits keyed by their owners in rank order */
     uint64_t ordered;  /* the suits (by index) whose keys fall along the search's order in every key row */
     mask_t boss;       /* a suit ranked along the order above every other card in every key row (trumps) */
     int nalike, alike_list[K_MAXSUITS];
+    /* a suit of alike_list whose cards are not all alike: each card's class (alike cards share one) goes into
+     * the key in rank order, `cls_bits` bits a card */
+    uint8_t cls[K_MAXCARDS];
+    int cls_bits[K_MAXSUITS];
     /* the position */
     mask_t hands[K_MAXSEATS], live;
     int tricks[K_MAXSEATS];
@@ -242,6 +248,7 @@ static void make_key(const KSearch *S, int leader, Entry *k)
 {
     mask_t live = S->live, rest = live & ~S->alike_suits;
     mask_t p0 = 0, p1 = 0, p2 = 0, clive = rest;
+    uint64_t seq = 0;
     for (int s = 0; s < S->n; s++) {
         mask_t h = S->hands[s] & rest;
         if (s & 1)
@@ -253,10 +260,12 @@ static void make_key(const KSearch *S, int leader, Entry *k)
     }
     for (int j = 0; j < S->nalike; j++) {
         mask_t sm = S->suit[S->alike_list[j]], l = live & sm;
-        int at = k_lowest(sm);
+        int at = k_lowest(sm), w = S->cls_bits[S->alike_list[j]];
         while (l) {
             int c = k_lowest(l), o = S->owner[c];
             l &= l - 1;
+            if (w)
+                seq = seq << w | S->cls[c];
             mask_t b = (mask_t)1 << at++;
             clive |= b;
             if (o & 1)
@@ -272,6 +281,7 @@ static void make_key(const KSearch *S, int leader, Entry *k)
     k->p1 = p1;
     k->p2 = p2;
     k->counts = S->end != Py_None ? counts_key(S) : 0;
+    k->seq = seq;
     k->leader = (uint8_t)leader;
 }
 
@@ -281,6 +291,7 @@ static inline uint64_t hash_key(const Entry *k)
     h ^= (k->p0 + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
     h ^= (k->p1 + 0x165667B19E3779F9ULL) * 0x85EBCA77C2B2AE63ULL;
     h ^= (k->p2 + k->counts * 31 + k->leader) * 0x27D4EB2F165667C5ULL;
+    h ^= (k->seq + 0x9FB21C651E98DF25ULL) * 0xD6E8FEB86659FD93ULL;
     h ^= h >> 29;
     return h * 0xBF58476D1CE4E5B9ULL;
 }
@@ -288,7 +299,7 @@ static inline uint64_t hash_key(const Entry *k)
 static inline int same(const Entry *a, const Entry *b)
 {
     return a->live == b->live && a->p0 == b->p0 && a->p1 == b->p1 && a->p2 == b->p2 && a->counts == b->counts
-           && a->leader == b->leader;
+           && a->seq == b->seq && a->leader == b->leader;
 }
 
 /* the entry of key k (NULL: none); `at` gets its bucket and `tag` its tag */
@@ -612,12 +623,8 @@ static int moves(const KSearch *S, const Trick *tr, int seat, mask_t m, int hint
             byp &= ~((mask_t)1 << S->prank[hint]);
         }
         int first = k;
-        if (1)
-            for (; byp; byp &= ~((mask_t)1 << k_highest(byp)))
-                out[k++] = S->pord[k_highest(byp)];
-        else
-            for (; byp; byp &= byp - 1)
-                out[k++] = S->pord[k_lowest(byp)];
+        for (; byp; byp &= ~((mask_t)1 << k_highest(byp)))  /* highest first (lowest first: 43% more nodes) */
+            out[k++] = S->pord[k_highest(byp)];
         const int32_t *h = S->hist[seat];
         for (int i = first + 1; i < k; i++)  /* the leads best before first, by how often and how early */
             for (int j = i; j > first && h[out[j]] > h[out[j - 1]]; j--) {
@@ -832,9 +839,10 @@ static int mtdf(KSearch *S, int c, int32_t guess, int32_t *out)
     return mtdf_within(S, c, -INF, INF, guess, out);
 }
 
-static PyObject *KSearch_values(KSearch *S, PyObject *unused)
+static PyObject *KSearch_values(KSearch *S, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (ready(S) < 0)
+    long guess = 0;
+    if (ready(S) < 0 || (nargs > 0 && k_int(args[0], -INF, INF, &guess, "guess") < 0))
         return NULL;
     mask_t m = legal(S, &S->root, S->to_move);
     int32_t vals[K_MAXCARDS], best;
@@ -842,7 +850,7 @@ static PyObject *KSearch_values(KSearch *S, PyObject *unused)
     begin(S);
     /* the value of the position first: a card that keeps it is then found with one null window, and the
      * others start from the bound that window gives */
-    if (mtdf(S, -1, 0, &best) < 0)
+    if (mtdf(S, -1, (int32_t)guess, &best) < 0)
         m = 0;
     for (mask_t x = m; x; x &= x - 1) {
         int c = k_lowest(x);
@@ -1193,6 +1201,49 @@ static int keys_by_power(const KSearch *S, int s)
     return 1;
 }
 
+/* whether suit s (ordered by power) is keyed by its owners in rank order: 1 when its cards are all alike (no
+ * classes needed), or when they fall into classes of mutually alike cards (numbered in rank order, `cls` and
+ * `cls_bits` set) whose codes fit in the key's bits left (`*used` of 64); 0 (its cards keyed as they are)
+ * when no two are alike, or the bits are used up. Alike cards of one class may stand for one
+ * another wherever they are: the follow rules treat them alike but for rank, and their keys in every row
+ * follow their order with no other card's among them (`keys_by_power`), so two positions whose live cards of
+ * the suit have, in rank order, the same classes and owners are the same position but for the names of
+ * those cards. */
+static int classes(KSearch *S, int s, int *used)
+{
+    mask_t sm = S->suit[s];
+    int n = 0, first[K_MAXCARDS];
+    for (mask_t x = sm; x; x &= x - 1) {
+        int c = k_lowest(x), k = 0;
+        for (; k < n; k++)  /* alike to every card of a class already seen: of that class */
+            if ((S->alike[c] >> first[k] & 1) && (S->alike[first[k]] >> c & 1))
+                break;
+        if (k == n)
+            first[n++] = c;
+        S->cls[c] = (uint8_t)k;
+    }
+    for (mask_t x = sm; x; x &= x - 1) {  /* a class of mutually alike cards, or none */
+        int c = k_lowest(x);
+        for (mask_t y = sm; y; y &= y - 1) {
+            int d = k_lowest(y);
+            if (d != c && S->cls[d] == S->cls[c] && !(S->alike[c] >> d & 1))
+                return 0;
+        }
+    }
+    if (n == 1)
+        return 1;
+    if (n == k_popcount(sm))  /* no two alike: its cards keyed as they are */
+        return 0;
+    int w = 1;
+    while ((1 << w) < n)
+        w++;
+    if (*used + w * k_popcount(sm) > 64)
+        return 0;
+    *used += w * k_popcount(sm);
+    S->cls_bits[s] = w;
+    return 1;
+}
+
 static int setup(KSearch *S, PyObject *nxt, PyObject *side, PyObject *points)
 {
     const KTables *t = S->t;
@@ -1289,6 +1340,7 @@ static int setup(KSearch *S, PyObject *nxt, PyObject *side, PyObject *points)
                     a &= ~((mask_t)1 << k_lowest(x));
         S->alike[i] = a;
     }
+    int seq_bits = 0;
     for (int s = 0; s < S->nsuits; s++) {
         mask_t sm = S->suit[s];
         if (!sm)
@@ -1300,11 +1352,7 @@ static int setup(KSearch *S, PyObject *nxt, PyObject *side, PyObject *points)
                 S->alike[k_lowest(x)] = 0;
             continue;
         }
-        int all = 1;
-        for (mask_t x = sm; x; x &= x - 1)
-            if ((S->alike[k_lowest(x)] | ((mask_t)1 << k_lowest(x))) != sm)
-                all = 0;
-        if (all && k_popcount(sm) > 1) {
+        if (k_popcount(sm) > 1 && classes(S, s, &seq_bits)) {
             S->alike_suits |= sm;
             S->alike_list[S->nalike++] = s;
         }
@@ -1439,8 +1487,9 @@ static PyMethodDef KSearch_methods[] = {
      "after(card, alpha, beta): the value of the rest once the seat to move plays card"},
     {"exact", (PyCFunction)(void (*)(void))KSearch_exact, METH_FASTCALL,
      "exact(guess=0): the exact value of the rest, by null-window searches"},
-    {"values", (PyCFunction)KSearch_values, METH_NOARGS,
-     "values(): the exact value of the rest after each legal card of the seat to move, by card"},
+    {"values", (PyCFunction)(void (*)(void))KSearch_values, METH_FASTCALL,
+     "values(guess=0): the exact value of the rest after each legal card of the seat to move, by card (the "
+     "value of the position searched first, from the guess)"},
     {"line", (PyCFunction)KSearch_line, METH_NOARGS,
      "line(): the rest of the play with every hand open, each card one that keeps its side's value"},
     {"root_cards", (PyCFunction)KSearch_root_cards, METH_NOARGS,
