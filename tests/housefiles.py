@@ -1,4 +1,7 @@
 """House-rule files written for a test, and the load errors they give as `line:col: message` lines."""
+import shutil
+from pathlib import Path
+
 import pytest
 
 from ombre_rules import SpecError, load
@@ -16,6 +19,18 @@ def load_errors(path: str) -> list[str]:
     with pytest.raises(SpecError) as ei:
         load(path)
     return [f"{e.loc.line}:{e.loc.col}: {e.message.splitlines()[0]}" for e in ei.value.errors]
+
+
+def refused_at(tmp_path, base: str, body: str) -> tuple[list[str], str]:
+    """A house rule extending a copy of the file `base` by `body` (YAML lines): the errors loading it gives (as
+    `load_errors`), and the name of the file the first error points into."""
+    shutil.copy(base, tmp_path / "base.yaml")
+    path = tmp_path / "h.yaml"
+    path.write_text(f"extends: base.yaml\nid: h\n{body}\n", encoding="utf-8")
+    errors = load_errors(str(path))
+    with pytest.raises(SpecError) as ei:
+        load(str(path))
+    return errors, Path(ei.value.errors[0].loc.file).name
 
 
 # house rules `ombre check` accepts, each with the built-in variant it extends: every one must render a rulebook and
