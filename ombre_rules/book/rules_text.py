@@ -128,10 +128,17 @@ def ladder(b: Builder, s: Any) -> None:
         rows.append([c.title, how, trump_words(b, c)])
     s.table("ladder", "The contracts, lowest bid first", ["contract", "how it arises", "trumps"], rows)
     for name, fam in (b.data.get("families") or {}).items():
-        ranges = [f"{var} " + (f"from {v['from']} to {v['to']}" if isinstance(v, dict) else join([str(x) for x in v]))
+        ranges = [f"{var} " + (f"from {v['from']} to {v['to']}" if isinstance(v, dict) else join([_word(x) for x in v]))
                   for var, v in fam["vars"].items()]
+        pattern = f"'{fam['title']}'" if "title" in fam else f"`{fam['name']}`"  # a name pattern is shown as code
         s.rule(f"family.{name}", (cap(str(fam["doc"]).rstrip(".")) + ". " if fam.get("doc") else "")
-               + f"These contracts are one family, '{fam.get('title', fam['name'])}' for each {join(ranges)}.")
+               + f"These contracts are one family, {pattern} for each {join(ranges)}.")
+
+
+def _word(value: Any) -> str:
+    """A family variable's value in a sentence: an identifier with an underscore is shown as code."""
+    text = str(value)
+    return f"`{text}`" if "_" in text else text
 
 
 def arises(b: Builder, c: Any) -> str:
