@@ -99,7 +99,9 @@ def test_too_many_option_choices_are_refused_before_they_are_compiled(client):
 
 
 def test_a_kept_upload_that_fails_later_takes_no_page_down(client, tmp_path, monkeypatch):
-    good = upload(client, "house.yaml", b"id: house\nextends: ombre\ntitle: A house Ombre\n").json()
+    r = upload(client, "house.yaml", b"id: house\nextends: ombre\ntitle: A house Ombre\n")
+    assert r.status_code == 201, r.text
+    good = r.json()
     t = new_table(client, variant=good["key"], seed=2)
     # the file changes under the server (an update of the server, a disk edited): it no longer loads
     store = client.app.state.tables.store
