@@ -151,6 +151,7 @@ def vet(path: str, base: str | None = None) -> Verdict:
     kind, what = "read", "starting the check"
     start = step_wall = time.monotonic()
     step_cpu = 0.0
+    started = False  # the child has announced its first step (it reads the file only after that)
     try:
         while True:
             if recv.poll(0.02):
@@ -161,10 +162,17 @@ def vet(path: str, base: str | None = None) -> Verdict:
                 if msg[0] == "done":
                     return Verdict(list(msg[1]), msg[2])
                 _, kind, what = msg
+                started = True
                 step_wall = time.monotonic()
                 step_cpu = _cpu(proc.pid) or 0.0
                 continue
             now = time.monotonic()
+            if not started:  # the fork server still starting (the first check of a server): no file work yet
+                if now - start > TOTAL_WALL:
+                    return Verdict([f"{path}: the check did not start in {TOTAL_WALL:g} s: refused"])
+                if not proc.is_alive() and not recv.poll():
+                    break
+                continue
             cpu = _cpu(proc.pid)
             used = (cpu - step_cpu) if cpu is not None else now - step_wall
             if used > STEP_CPU[kind] or now - step_wall > STEP_CPU[kind] + STEP_WALL or now - start > TOTAL_WALL:
