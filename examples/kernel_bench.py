@@ -6,7 +6,8 @@ slows both sides of a ratio alike):
   median ratios;
 - double dummy: the exact value of whole deals from their first card (the auction and exchange at random),
   by the Python `Solver` and by the kernel's search, the same deals (the values must agree);
-- decisions: a `pimc:500` and a `pimcdd` decision at the same points of greedy deals (the bot named by --bot).
+- decisions: a `pimc:500` and a `pimcdd` decision at the same points of greedy deals (the bot named by --bot),
+  and each one's mean by the phase of the decision (auction, exchange, play, ...).
 
     python examples/kernel_bench.py ombre
     python examples/kernel_bench.py ombre --bot pimcdd:40 --decisions 100 --json
@@ -21,9 +22,10 @@ import random
 import statistics
 import sys
 import time
+from collections import Counter
 
 from ombre_rules import State, bench, kernel, load
-from ombre_rules.engine.phases import PLAY
+from ombre_rules.engine.phases import PHASE_NAMES, PLAY
 from ombre_rules.players import act, make_player
 from ombre_rules.solve.analysis import exact
 from ombre_rules.solve.fast import KernelSolver
@@ -113,14 +115,23 @@ def decisions(rules, bots: list[str], count: int, seed: int) -> dict:
                 points.append(s.clone())
             s.apply(act(greedy[s.to_move], s, s.to_move))
     out = {}
+    kinds: dict[str, dict[str, float]] = {}  # bot -> phase name -> mean ms of its decisions there
     for name, p in zip(bots, players, strict=True):
+        spent: dict[str, float] = {}
         t0 = clock()
         for s in points:
+            t1 = clock()
             act(p, s, s.to_move)
+            phase = PHASE_NAMES[s.phase]
+            spent[phase] = spent.get(phase, 0.0) + clock() - t1
         out[name] = round(1000 * (clock() - t0) / count, 1)
+        seen = {PHASE_NAMES[s.phase] for s in points}
+        kinds[name] = {ph: round(1000 * spent[ph] / sum(1 for s in points if PHASE_NAMES[s.phase] == ph), 1)
+                       for ph in sorted(seen)}
     cards = sum(1 for s in points if s.phase == PLAY)
     return {"decisions": count, "card_decisions": cards, "mean_ms": out,
-            "ratio": round(out[bots[1]] / out[bots[0]], 2)}
+            "ratio": round(out[bots[1]] / out[bots[0]], 2), "by_phase_ms": kinds,
+            "by_phase_count": dict(sorted(Counter(PHASE_NAMES[s.phase] for s in points).items()))}
 
 
 def main() -> int:
@@ -144,7 +155,8 @@ def main() -> int:
     if a.json:
         print(json.dumps(out))
         return 0
-    r, d, c = out["random"], out["double_dummy"], out["decisions"]
+    r, d = out["random"], out["double_dummy"]
+    c: dict = out["decisions"]
     print(f"{out['variant']}, CPU time of one process:")
     print(f"  random deals:  kernel {r['deals_per_s_kernel']}/s, Python {r['deals_per_s_python']}/s: "
           f"{r['deals_kernel_over_python']}x (median of {r['rounds']} rounds of {r['deals']})")
@@ -155,6 +167,9 @@ def main() -> int:
           f"{d['kernel_nodes']} nodes a deal)")
     print(f"  decisions:     {a.against} {c['mean_ms'][a.against]} ms, {a.bot} {c['mean_ms'][a.bot]} ms: "
           f"{c['ratio']}x ({c['decisions']} decisions, {c['card_decisions']} of them cards)")
+    for bot in (a.against, a.bot):
+        split = ", ".join(f"{ph} {ms} ms ({c['by_phase_count'][ph]})" for ph, ms in c["by_phase_ms"][bot].items())
+        print(f"    {bot} by phase (decisions): {split}")
     return 0
 
 
