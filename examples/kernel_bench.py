@@ -114,24 +114,20 @@ def decisions(rules, bots: list[str], count: int, seed: int) -> dict:
             if len(s.legal_actions()) > 1 and pick.random() < 0.3:
                 points.append(s.clone())
             s.apply(act(greedy[s.to_move], s, s.to_move))
+    phases = [PHASE_NAMES[s.phase] for s in points]
+    per_phase = dict(sorted(Counter(phases).items()))
     out = {}
     kinds: dict[str, dict[str, float]] = {}  # bot -> phase name -> mean ms of its decisions there
     for name, p in zip(bots, players, strict=True):
-        spent: dict[str, float] = {}
-        t0 = clock()
-        for s in points:
-            t1 = clock()
+        spent = dict.fromkeys(per_phase, 0.0)
+        for s, phase in zip(points, phases, strict=True):
+            t0 = clock()
             act(p, s, s.to_move)
-            phase = PHASE_NAMES[s.phase]
-            spent[phase] = spent.get(phase, 0.0) + clock() - t1
-        out[name] = round(1000 * (clock() - t0) / count, 1)
-        seen = {PHASE_NAMES[s.phase] for s in points}
-        kinds[name] = {ph: round(1000 * spent[ph] / sum(1 for s in points if PHASE_NAMES[s.phase] == ph), 1)
-                       for ph in sorted(seen)}
-    cards = sum(1 for s in points if s.phase == PLAY)
-    return {"decisions": count, "card_decisions": cards, "mean_ms": out,
-            "ratio": round(out[bots[1]] / out[bots[0]], 2), "by_phase_ms": kinds,
-            "by_phase_count": dict(sorted(Counter(PHASE_NAMES[s.phase] for s in points).items()))}
+            spent[phase] += clock() - t0
+        out[name] = round(1000 * sum(spent.values()) / count, 1)
+        kinds[name] = {ph: round(1000 * spent[ph] / n, 1) for ph, n in per_phase.items()}
+    return {"decisions": count, "card_decisions": phases.count(PHASE_NAMES[PLAY]), "mean_ms": out,
+            "ratio": round(out[bots[1]] / out[bots[0]], 2), "by_phase_ms": kinds, "by_phase_count": per_phase}
 
 
 def main() -> int:
