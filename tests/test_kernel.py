@@ -228,6 +228,49 @@ def test_double_dummy_values_of_whole_deals_are_the_python_solvers(variant):
 
 
 @built
+@pytest.mark.parametrize("variant", ["quadrille", "ombre", "tresillo", "sextille", "euchre"])
+def test_many_endings_of_trump_games_are_the_python_solvers(variant):
+    """Sure tricks bound the search: in a suit every hand must follow, the leader's top cards count as long as
+    every hand that holds a trump still has a card of the suit. On 12 endings of 4 to 6 cards a hand (some with
+    the trick begun) of games with trumps, teams and partners, each card's value is the Python solver's."""
+    rules = load(variant)
+    done = 0
+    for seed in range(200):
+        s = _ending(rules, 1000 + seed, 4 + seed % 3)
+        if s is None:
+            continue
+        _same_values(s, "tricks", 1)
+        done += 1
+        if done == 12:
+            break
+    assert done == 12
+
+
+@built
+@pytest.mark.parametrize("variant", ["quadrille", "ombre", "preference", "danish-lhombre"])
+def test_the_steps_each_card_reaches_are_counted_from_its_exact_value(variant):
+    """`reached(xs)`: for each legal card, how many of the values xs (rising) its exact value reaches, for a
+    side that wants more and one that wants fewer, on endings and a first card; bad xs are refused."""
+    rules = load(variant)
+    positions = [e for e in (_ending(rules, 300 + k, 3 + k % 3) for k in range(40)) if e is not None][:6]
+    positions.append(_to_play(rules, 2)[0])
+    checked = 0
+    for s in positions:
+        for aim in (1, -1):
+            k = KernelSolver.make(s, "tricks", aim)
+            vals = k.values()
+            lo, hi = min(vals.values()), max(vals.values())
+            for xs in ([lo], [hi + 1], [lo - 1, hi + 1], list(range(lo - 1, hi + 3))):
+                assert k.reached(xs) == {c: sum(v >= x for x in xs) for c, v in vals.items()}, (xs, s.to_text())
+                checked += 1
+    assert checked == 8 * len(positions) == 56
+    k = KernelSolver.make(positions[0], "tricks", 1)
+    for bad, message in (([], "1 to"), ([3, 3], "must rise"), (["x"], "value"), (5, "sequence")):
+        with pytest.raises((ValueError, TypeError), match=message):
+            k.reached(bad)
+
+
+@built
 def test_quadrille_from_its_sixth_trick():
     """A four-handed deal with a partner, five tricks from its end."""
     rules = load("quadrille")

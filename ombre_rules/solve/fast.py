@@ -125,6 +125,11 @@ class KernelSolver:
         the position's value, saves null windows (the values do not depend on it)."""
         return self._run(self.search.values, guess)
 
+    def reached(self, xs: list[int]) -> dict[int, int]:
+        """For each legal card of the seat to move: how many of the values `xs` (rising) the rest reaches after
+        it (value >= x, aim applied), by null-window searches."""
+        return self._run(self.search.reached, xs)
+
     def exact(self) -> int:
         return self._run(self.search.exact)
 

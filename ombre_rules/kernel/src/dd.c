@@ -50,6 +50,10 @@ typedef struct {
     mask_t alike_suits;  /* the cards of the suits keyed by their owners in rank order */
     uint64_t ordered;  /* the suits (by index) whose keys fall along the search's order in every key row */
     mask_t boss;       /* a suit ranked along the order above every other card in every key row (trumps) */
+    uint64_t strict;   /* the suits (by index) that a hand holding one of their cards must follow when one is led */
+    mask_t trumps;     /* the cards that can win a trick led in another suit, when they are `plain`: of one suit,
+                        * and each above every card of any other suit led (else 0) */
+    int plain;
     int nalike, alike_list[K_MAXSUITS];
     /* a suit of alike_list whose cards are not all alike: each card's class (alike cards share one) goes into
      * the key in rank order, `cls_bits` bits a card */
@@ -439,11 +443,16 @@ static int32_t last_trick(KSearch *S, int leader)
 
 /* sure tricks: the cards of the seat that beat every card the other hands hold, whatever is led: led one
  * after the other, each takes its trick and keeps the lead. In a suit ranked by its order (`ordered`) only the
- * highest card out counts. */
+ * highest card out counts. Besides, in a suit that must be followed (`strict`), the cards that beat every
+ * other card of the suit are sure as many times as each other hand that could beat them from another suit (a
+ * trump) still has a card of the suit: led first, each takes its trick, and the sure cards of the other
+ * suits stay sure, as hands only lose cards. With `plain` trumps, the hands that could ruff are those that
+ * hold a trump, the same for every suit, and they follow each suit so led: its sure cards add up over the
+ * suits; otherwise the one suit that gives most counts. */
 static int quick(const KSearch *S, int seat)
 {
     mask_t hand = S->hands[seat], others = S->live & ~hand, h = hand;
-    int top[K_MAXSUITS], nt = 0, k = 0;
+    int top[K_MAXSUITS], nt = 0, k = 0, extra = 0;
     for (mask_t x = others; x;) {
         int c = k_lowest(x), s = S->eff[c];
         if (S->ordered >> s & 1) {
@@ -463,10 +472,53 @@ static int quick(const KSearch *S, int seat)
             int32_t v = KEY(S, r, top[i]);
             most = v > most ? v : most;
         }
-        for (; sm; sm &= sm - 1)
-            k += KEY(S, r, k_lowest(sm)) > most;
+        int sure = 0;
+        for (mask_t y = sm; y; y &= y - 1)
+            sure += KEY(S, r, k_lowest(y)) > most;
+        k += sure;
+        if (!(S->strict >> r & 1))
+            continue;
+        /* the suit's best card out (-1: the key of a card that cannot win), and the cards above it */
+        mask_t out = others & S->suit[r];
+        int32_t own = -1;
+        int tops = 0;
+        if (S->ordered >> r & 1) {
+            if (out)
+                own = KEY(S, r, k_lowest(out));
+            tops = k_popcount(out ? sm & (((mask_t)1 << k_lowest(out)) - 1) : sm);
+        } else {
+            for (mask_t y = out; y; y &= y - 1) {
+                int32_t v = KEY(S, r, k_lowest(y));
+                own = v > own ? v : own;
+            }
+            for (mask_t y = sm; y; y &= y - 1)
+                tops += KEY(S, r, k_lowest(y)) > own;
+        }
+        if (tops <= sure)
+            continue;
+        int rounds = tops;
+        for (int o = 0; o < S->n && rounds > sure; o++) {
+            mask_t ho = S->hands[o];
+            if (o == seat || !ho)
+                continue;
+            int ruffs = 0;
+            if (S->plain)
+                ruffs = (ho & S->trumps & ~S->suit[r]) != 0;
+            else
+                for (mask_t y = ho & ~S->suit[r]; y && !ruffs; y &= y - 1)
+                    ruffs = KEY(S, r, k_lowest(y)) > own;
+            if (ruffs) {
+                int len = k_popcount(ho & S->suit[r]);
+                rounds = len < rounds ? len : rounds;
+            }
+        }
+        int got = rounds - sure;
+        if (S->plain)
+            extra += got > 0 ? got : 0;
+        else
+            extra = got > extra ? got : extra;
     }
-    return k;
+    return k + extra;
 }
 
 static int32_t trick_start(KSearch *S, int leader, int32_t alpha, int32_t beta)
@@ -879,6 +931,76 @@ static PyObject *KSearch_values(KSearch *S, PyObject *const *args, Py_ssize_t na
     PyObject *out = PyDict_New();
     for (int j = 0; out != NULL && j < k; j++) {
         PyObject *key = k_card(S->ord[cards[j]]), *val = PyLong_FromLong(vals[j]);
+        if (key == NULL || val == NULL || PyDict_SetItem(out, key, val) < 0)
+            Py_CLEAR(out);
+        Py_XDECREF(key);
+        Py_XDECREF(val);
+    }
+    return out;
+}
+
+/* reached(xs): for each legal card of the seat to move, how many of the values xs (rising) the rest reaches
+ * after it (value >= x), by a binary search of null-window searches: what a player whose payment steps at
+ * a few values needs, far cheaper than exact values (whose windows all straddle the value) */
+static PyObject *KSearch_reached(KSearch *S, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (ready(S) < 0)
+        return NULL;
+    if (nargs != 1) {
+        PyErr_SetString(PyExc_TypeError, "reached(xs): one sequence of values, rising");
+        return NULL;
+    }
+    PyObject *seq = PySequence_Fast(args[0], "reached(xs): xs must be a sequence of values, rising");
+    if (seq == NULL)
+        return NULL;
+    Py_ssize_t nx = PySequence_Fast_GET_SIZE(seq);
+    int32_t xs[K_MAXCARDS + 1];
+    int bad = nx < 1 || nx > K_MAXCARDS + 1;
+    if (bad)
+        PyErr_Format(PyExc_ValueError, "reached(xs): 1 to %d values, not %zd", K_MAXCARDS + 1, nx);
+    for (Py_ssize_t i = 0; !bad && i < nx; i++) {
+        long v;
+        bad = k_int(PySequence_Fast_GET_ITEM(seq, i), -INF / 2, INF / 2, &v, "value") < 0;
+        xs[i] = (int32_t)v;
+        if (!bad && i && xs[i] <= xs[i - 1]) {
+            PyErr_SetString(PyExc_ValueError, "reached(xs): the values must rise");
+            bad = 1;
+        }
+    }
+    Py_DECREF(seq);
+    if (bad)
+        return NULL;
+    mask_t m = legal(S, &S->root, S->to_move);
+    int cards[K_MAXCARDS], got[K_MAXCARDS], k = 0;
+    begin(S);
+    for (mask_t x = m; x && !S->abort; x &= x - 1) {
+        int c = k_lowest(x);
+        mask_t hand = S->hands[S->to_move], others = (S->live | S->root.tm) & ~hand;
+        mask_t up = S->above[c] & (others | m);
+        int d = up ? k_highest(up) : -1;
+        got[k] = -1;
+        if (d >= 0 && !(others >> d & 1) && S->alike[c] >> d & 1)  /* as the higher card it stands for */
+            for (int j = 0; j < k; j++)
+                if (cards[j] == d)
+                    got[k] = got[j];
+        if (got[k] < 0) {
+            int lo = 0, hi = (int)nx;  /* xs[lo - 1] is reached (lo 0: none known), xs[hi] is not */
+            while (hi > lo && !S->abort) {
+                int mid = (lo + hi - 1) / 2;
+                if (root_value(S, c, xs[mid] - 1, xs[mid]) >= xs[mid])
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            got[k] = lo;
+        }
+        cards[k++] = c;
+    }
+    if (finish(S) < 0)
+        return NULL;
+    PyObject *out = PyDict_New();
+    for (int j = 0; out != NULL && j < k; j++) {
+        PyObject *key = k_card(S->ord[cards[j]]), *val = PyLong_FromLong(got[j]);
         if (key == NULL || val == NULL || PyDict_SetItem(out, key, val) < 0)
             Py_CLEAR(out);
         Py_XDECREF(key);
@@ -1374,6 +1496,35 @@ static int setup(KSearch *S, PyObject *nxt, PyObject *side, PyObject *points)
         if (above)
             S->boss = sm;
     }
+    /* a suit is strict when, for each of its cards led, the first row binds a hand holding any card of the suit
+     * to the suit (and to nothing less) */
+    for (int s = 0; s < S->nsuits; s++) {
+        mask_t sm = S->suit[s];
+        int ok = sm != 0;
+        for (mask_t x = sm; ok && x; x &= x - 1) {
+            int c = k_lowest(x), i = S->row_off[c];
+            ok = i < S->row_off[c + 1] && S->bind[i] == sm && S->must[i] == sm;
+        }
+        if (ok)
+            S->strict |= (uint64_t)1 << s;
+    }
+    /* trumps are plain when the cards that can win a trick led in another suit all belong to one suit and beat
+     * every card of that other suit */
+    S->plain = 1;
+    int tsuit = -1;
+    for (int c = 0; c < N && S->plain; c++)
+        for (int r = 0; r < S->nsuits && S->plain; r++) {
+            if (r == S->eff[c] || !S->suit[r] || KEY(S, r, c) < 0)
+                continue;
+            for (mask_t x = S->suit[r]; x && S->plain; x &= x - 1)
+                S->plain = KEY(S, r, c) > KEY(S, r, k_lowest(x));
+            if (tsuit >= 0 && tsuit != S->eff[c])
+                S->plain = 0;
+            tsuit = S->eff[c];
+            S->trumps |= (mask_t)1 << c;
+        }
+    if (!S->plain)
+        S->trumps = 0;
     /* tricks that must fall bound the value where nothing ends the deal early; tricks the leader can take,
      * where the side wants tricks */
     S->counted = !S->use_points && S->end == Py_None;
@@ -1490,6 +1641,9 @@ static PyMethodDef KSearch_methods[] = {
     {"values", (PyCFunction)(void (*)(void))KSearch_values, METH_FASTCALL,
      "values(guess=0): the exact value of the rest after each legal card of the seat to move, by card (the "
      "value of the position searched first, from the guess)"},
+    {"reached", (PyCFunction)(void (*)(void))KSearch_reached, METH_FASTCALL,
+     "reached(xs): for each legal card of the seat to move, how many of the values xs (rising) the rest reaches "
+     "after it"},
     {"line", (PyCFunction)KSearch_line, METH_NOARGS,
      "line(): the rest of the play with every hand open, each card one that keeps its side's value"},
     {"root_cards", (PyCFunction)KSearch_root_cards, METH_NOARGS,
