@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from itertools import pairwise
 
 import pytest
 from variant_choices import rules_of
@@ -142,3 +143,39 @@ def test_solve_deals_a_variants_seed_from_the_dealer_asked_for(capsys):
     assert rc == 0 and got["deal"] == "ombre seed 3, dealer 2"
     rc, out, err = ombre(capsys, "solve", "ombre", "--seed", "3", "--dealer", "3")
     assert (rc, out, err) == (1, "", "ombre: error: --dealer must be a seat from 0 to 2\n")
+
+
+def test_the_payment_by_amount_is_made_monotone_by_pooling_the_amounts_that_go_the_wrong_way():
+    from ombre_rules.solve.aim import monotone
+
+    seen = {0: [-10, -10], 1: [-5], 2: [-8], 3: [10, 20]}
+    assert monotone(seen, 1) == ((0, -10.0), (1, -6.5), (2, -6.5), (3, 15.0))
+    # a side that wants fewer: the payment falls as the amount rises; 1 and 2 go the wrong way and are pooled
+    assert monotone({0: [4, 4], 1: [-4], 2: [-2, -2, -2], 3: [-6]}, -1) == (
+        (0, 4.0), (1, -2.5), (2, -2.5), (3, -6.0))
+
+
+def test_worth_reads_the_nearest_amount_at_or_below():
+    from ombre_rules.solve.aim import Aim
+
+    a = Aim(1, 24, 10, 0, "tricks", "x", "won", None, 5, ((1, -3.0), (4, 0.5), (5, 2.0)))
+    assert [a.worth(g) for g in range(7)] == [-3.0, -3.0, -3.0, -3.0, 0.5, 2.0, 2.0]
+    assert Aim(None, 0, 0, 0, "tricks", "x", "won").worth(3) is None
+
+
+@pytest.mark.parametrize(("variant", "contract", "won"), [
+    ("ombre", "entrada", 5), ("ombre", "solo", 5), ("quadrille", "ask", 6), ("danish-lhombre", "simple", 4),
+    ("danish-lhombre", "simple_nolo", 0),
+])
+def test_the_payment_table_is_positive_just_where_the_contract_is_won(variant, contract, won):
+    """The table learnt from a contract's settlement rises (falls, for a side that wants fewer) with the amount
+    taken, and is positive from the amount that wins on: Ombre's declarer needs 5 of 9 tricks (4 win only when
+    the defenders split theirs, and are worth less than nothing on average), Quadrille's partners 6 of 10,
+    Danish L'Hombre's declarer 4 (the play ends once the outcome is sure); a nolo's declarer must take none."""
+    rules = rules_of(variant, ())
+    c = next(c for c in rules.contracts if c.name == contract)
+    aim = contract_aim(rules, c, "tricks")
+    amounts = range(aim.paid_by[0][0], aim.paid_by[-1][0] + 1)
+    pay = [aim.worth(g) for g in amounts]
+    assert all(aim.sign * (b - a) >= 0 for a, b in pairwise(pay))
+    assert [g for g, p in zip(amounts, pay, strict=True) if p > 0] == [g for g in amounts if aim.sign * (g - won) >= 0]

@@ -1,18 +1,23 @@
 """The Monte-Carlo player over double-dummy solves (`pimcdd`): it deals the hidden cards anew in worlds
 consistent with its seat's view (the sampler of `pimc`) and looks at each world with every hand open.
 
-- A card (when every legal action is a card): in each of N worlds (or as many as X seconds allow), the exact
-  double-dummy value of the rest after each card for the declarer's side (its tricks, or card points on a deck
-  that counts them; fewer when the contract is won by taking few, as `ombre solve` learns it from the
-  contract's settlement, `solve.aim.contract_aim`; more when that is not known). The card with the best total
-  is played: greedy's card if it is among them, else the lowest. The values come from the compiled kernel
-  (`solve.fast`, all the cards of a world in one search); a position it cannot search (an excuse card still
-  to come, a deck beyond it, the kernel not built) is left to `pimc` with N play-outs per card.
+- A card (when every legal action is a card): in each of N worlds (or as many as X seconds allow), what the
+  declarer's side ends with after each card, double-dummy (its tricks, or card points on a deck that counts
+  them), is worth the side's expected payment for that amount: the contract's payment by amount taken, learnt
+  from its settlement on random deals (`solve.aim.Aim.worth`, with the side's aim: more, or fewer when the
+  contract is won by taking few). Only the amounts at which that payment steps matter (`Aim.thresholds`: for
+  Ombre's entrada 4 and 5 tricks), so the kernel finds, by null-window searches, which steps each card
+  reaches (`banded`), far cheaper than exact values. The card with the best summed payment is played (then the
+  best summed amount; greedy's card if it is among them, else the cheapest). Where the payment is not known,
+  the exact values are summed instead. A position the kernel cannot search (an excuse card still to come, a
+  deck beyond it, the kernel not built) is left to `pimc` with N play-outs per card.
 - Any other choice (a bid, a discard or the draw, a trump, a stop after a claim, a concession, a defence):
   decided as `pimc` decides, in two stages over 2N play-outs, but each play-out's cards are played
   double-dummy (the rest of the auction and the exchange by greedy players, then a line of play that keeps each
   side's value, settled by the engine): half the budget plays every action out in the same worlds and names
-  the best one other than greedy's, the rest sets that candidate against greedy's action in fresh worlds."""
+  the best one other than greedy's, the rest sets that candidate against greedy's action in fresh worlds.
+  When the hands hold more than 30 cards in all (Quadrille's 40), a whole deal costs too much to solve 2N
+  times a decision: the choice is `pimc`'s with 25N greedy play-outs (`pimc:500` for N = 20)."""
 from __future__ import annotations
 
 import time
@@ -29,6 +34,8 @@ from .seat import from_state, from_view
 
 DEFAULT_WORLDS = 20
 PLAYOUTS_PER_WORLD = 2  # a choice other than a card has 2N double-dummy play-outs
+DD_CARDS = 30  # ... when the hands hold at most this many cards in all (a whole deal solved in a few ms)
+GREEDY_PER_WORLD = 25  # else 25N greedy play-outs, as pimc:500 for N = 20 (a Quadrille bid: 0.9 s double-dummy)
 TT_BITS = 16  # the largest transposition table of one game's search: 4 * 2**16 entries
 
 
@@ -45,7 +52,9 @@ class PimcddPlayer(PimcPlayer):
         self.measure = auto_measure(rules) if rules is not None else "tricks"
         self._searches: dict = {}  # the kernel's searches by game (a table each), kept from world to world
         self._pimc: PimcPlayer | None = None
+        self._greedy: PimcPlayer | None = None  # the other choices of a large deal: greedy play-outs
         self._guess = 0  # the value of the last world searched
+        self._steps: dict[int, tuple[int, ...]] = {}  # the thresholds of the contracts met, by index
 
     def act(self, view: dict, legal: list[int]) -> int:
         if len(legal) > 1 and view["phase"] in ("play", "xplay") and legal[-1] < self.rules.A_DISCARD:
@@ -56,13 +65,21 @@ class PimcddPlayer(PimcPlayer):
                 self._pimc = PimcPlayer(self.rng.getrandbits(32), self.rules, self.worlds * len(legal),
                                         self.seconds)
             return self._pimc.act(view, legal)
+        if sum(view["hand_sizes"]) > DD_CARDS:  # a whole deal too large to solve 2N times a decision
+            if self._greedy is None:
+                self._greedy = PimcPlayer(self.rng.getrandbits(32), self.rules, GREEDY_PER_WORLD * self.worlds,
+                                          self.seconds, sampler=self.sampler, margin=self.margin)
+            return self._greedy.act(view, legal)
         return super().act(view, legal)
 
     # -- cards: double-dummy values summed over the worlds -------------------------------------------------
     def _cards(self, k: Knowledge, me: int, legal: list[int]) -> int | None:
-        """The card with the best total double-dummy value over the worlds (greedy's if it is among the best,
-        else the cheapest of them); None when a world's position is one the kernel cannot search."""
+        """The card with the best total over the worlds of the side's expected payment for what it ends with
+        (`Aim.worth`: the contract's payment by amount taken, learnt from its settlement), then of the
+        double-dummy value itself; greedy's card if it is among the best, else the cheapest of them. None when
+        a world's position is one the kernel cannot search."""
         total = dict.fromkeys(legal, 0)
+        worth = dict.fromkeys(legal, 0.0)
         done = 0
         mine = False
         last = None
@@ -74,24 +91,24 @@ class PimcddPlayer(PimcPlayer):
             got = self._values(w, legal)
             if got is None:
                 return None
-            vals, mine, last = got[0], me in got[1], w
+            vals, side, base, aim = got
+            mine, last = me in side, w
+            table = contract_aim(w.rules, w.contract, self.measure) if w.declarer >= 0 else None
             for c in legal:
                 total[c] += vals[c]
+                paid = table.worth(base + aim * vals[c]) if table is not None else None
+                worth[c] += paid if paid is not None else 0.0
             done += 1
         greedy = self.policy.choose(from_view(self.rules, k.v), legal)
         if not done:
             self.fallbacks += 1
             return greedy
-        best = max(total.values()) if mine else min(total.values())
-        keep = [c for c in legal if total[c] == best]
-        if greedy in keep:
-            return greedy
         assert last is not None  # a world was searched (done > 0)
-        power = last.ctx.power  # the same trumps in every world
-        return min(keep, key=lambda c: (power[c], c))  # the cheapest of the best
+        return best_card(legal, worth, total, mine, greedy, last.ctx.power)  # the same trumps in every world
 
-    def _values(self, w, cards: list[int]) -> tuple[dict[int, int], tuple[int, ...]] | None:
-        """The exact value of the rest after each card in world `w` (aim applied), and the declarer's side."""
+    def _values(self, w, cards: list[int]) -> tuple[dict[int, int], tuple[int, ...], int, int] | None:
+        """The exact value of the rest after each card in world `w` (aim applied), the declarer's side, what it
+        has taken so far and the aim (what it ends with after card c: taken + aim * value)."""
         aim = _aim(w, self.measure)
         try:
             s = self._solver(w, aim)
@@ -99,23 +116,39 @@ class PimcddPlayer(PimcPlayer):
             return self._each(w, cards, aim)
         if s is None:
             return None
+        base = counted(w, s.side, self.measure)
+        steps = self._thresholds(w)
+        if steps:
+            return banded(s, steps, base, aim), _side(s), base, aim
         vals = s.values(self._guess)
         best = max(vals.values()) if s.side[w.to_move] else min(vals.values())
         self._guess = best  # the position's value in this world: the next world's first guess
-        return vals, _side(s)
+        return vals, _side(s), base, aim
 
-    def _each(self, w, cards: list[int], aim: int) -> tuple[dict[int, int], tuple[int, ...]] | None:
+    def _thresholds(self, w) -> tuple[int, ...]:
+        """The amounts at which the payment of the contract played in `w` steps (`Aim.thresholds`); none when
+        there is no declarer or its aim is not known."""
+        c = w.contract
+        if c is None or w.declarer < 0:
+            return ()
+        got = self._steps.get(c.index)
+        if got is None:
+            got = self._steps[c.index] = contract_aim(w.rules, c, self.measure).thresholds()
+        return got
+
+    def _each(self, w, cards: list[int], aim: int) -> tuple[dict[int, int], tuple[int, ...], int, int] | None:
         out = {}
         side: tuple[int, ...] = ()
+        flags: tuple[bool, ...] = ()
         for c in cards:
             x = w.clone()
             x.apply(c)
             s = self._solver(x, aim) if x.phase == PLAY else None
             if s is None:
                 return None
-            side = _side(s)
+            side, flags = _side(s), s.side
             out[c] = aim * (counted(x, s.side, self.measure) - counted(w, s.side, self.measure)) + s.exact()
-        return out, side
+        return out, side, counted(w, flags, self.measure) if flags else 0, aim
 
     def _solver(self, state, aim: int) -> KernelSolver | None:
         return KernelSolver.make(state, self.measure, aim, cache=self._searches, tt_bits=TT_BITS)
@@ -144,6 +177,33 @@ class PimcddPlayer(PimcPlayer):
                 if world.phase != PLAY or (world.claim_pending or world.concede_ok) and world.legal_actions()[-1] >= nd:
                     break
                 world.apply(c)
+
+
+def banded(s: KernelSolver, steps: tuple[int, ...], base: int, aim: int) -> dict[int, int]:
+    """Each legal card's value of the rest in as far as the payment depends on it: the side ends with `base` +
+    `aim` * value, and the amounts that matter are `steps` (rising); a card's value is the one that ends the
+    side on the highest step it reaches (one below the first, when it reaches none). The kernel finds the
+    steps reached by null-window searches (`reached`), far cheaper than exact values."""
+    n = len(steps)
+    if aim > 0:  # the side ends on steps[i] or higher when the value reaches steps[i] - base
+        on = {c: r for c, r in s.reached([t - base for t in steps]).items()}
+    else:  # ... when the value (its amount negated) does not reach base - steps[i] + 1
+        on = {c: n - r for c, r in s.reached([base - t + 1 for t in reversed(steps)]).items()}
+    return {c: aim * ((steps[r - 1] if r else steps[0] - 1) - base) for c, r in on.items()}
+
+
+def best_card(legal: list[int], worth: dict[int, float], total: dict[int, int], mine: bool, greedy: int,
+              power) -> int:
+    """The card with the best summed expected payment (`worth`), then the best summed value (`total`), for the
+    declarer's side (`mine`) or against it: greedy's card when it is among the best, else the one of least
+    `power` (the cheapest)."""
+    sign = 1 if mine else -1
+    score = {c: (round(sign * worth[c], 6), sign * total[c]) for c in legal}
+    best = max(score.values())
+    keep = [c for c in legal if score[c] == best]
+    if greedy in keep:
+        return greedy
+    return min(keep, key=lambda c: (power[c], c))
 
 
 def _aim(world, measure: str) -> int:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from itertools import pairwise
 
 from ..engine import DONE, State
 from ..engine.phases import PLAY, XPLAY
@@ -45,6 +46,25 @@ class Aim:
     by: str  # "won": comparisons of a play-out the side won with one it lost; "paid": of two paid differently
     most_paid: int | None = None
     least_won: int | None = None  # for a side that wants more, the least it took in a play-out it won
+    # the side's mean payment by the amount it took, over the play-outs (made monotone in the aim's direction:
+    # pooled where more was paid for less): (amount, payment) rising by amount; empty when the aim is not known
+    paid_by: tuple[tuple[int, float], ...] = ()
+
+    def worth(self, got: int) -> float | None:
+        """The side's expected payment when it ends with `got` of the measure: the mean of the nearest amount
+        seen at or below it (at or above it when none is below); None without a table."""
+        if not self.paid_by:
+            return None
+        below = [p for g, p in self.paid_by if g <= got]
+        return below[-1] if below else self.paid_by[0][1]
+
+    def thresholds(self, share: float = 0.05) -> tuple[int, ...]:
+        """The amounts at which the expected payment steps (by at least `share` of its whole range: smaller
+        steps, the noise of few play-outs, are left out), rising; empty without a table."""
+        pays = [p for _g, p in self.paid_by]
+        span = max(pays) - min(pays) if pays else 0.0
+        return tuple(g1 for (_g0, p0), (g1, p1) in pairwise(self.paid_by)
+                     if span and abs(p1 - p0) >= share * span)
 
     @property
     def word(self) -> str:
@@ -171,6 +191,7 @@ def _learn(rules, contract, measure: str) -> Aim:
     paid = [0, 0]  # comparisons of two paid differently: the better paid took more, fewer
     most_paid: int | None = None
     least_won: int | None = None
+    seen: dict[int, list[int]] = {}  # amount taken -> the side's payments in the play-outs that took it
     for i in range(AIM_TRIES):
         if deals >= MOST_DEALS or deals >= AIM_DEALS and (_decided(*won) or _decided(*paid)):
             break
@@ -187,6 +208,7 @@ def _learn(rules, contract, measure: str) -> Aim:
             assert res is not None  # played to its end
             pay = sum(res.payments[p] for p in side)
             ends.append((lean > 0, got, pay))
+            seen.setdefault(got, []).append(pay)
             if pay > 0:
                 most_paid = got if most_paid is None else max(most_paid, got)
                 least_won = got if least_won is None else min(least_won, got)
@@ -202,4 +224,22 @@ def _learn(rules, contract, measure: str) -> Aim:
     if sign is None:
         sign, basis, counts = _decided(*paid), "paid", paid
     return Aim(sign, deals, counts[0], counts[1], measure, contract.name, basis, most_paid if sign == -1 else None,
-               least_won if sign == 1 else None)
+               least_won if sign == 1 else None, monotone(seen, sign) if sign is not None else ())
+
+
+def monotone(seen: dict[int, list[int]], sign: int) -> tuple[tuple[int, float], ...]:
+    """The mean payment by amount, made to rise with the amount (`sign` +1) or to fall (-1) by pooling
+    neighbouring amounts whose means go the wrong way, each weighted by its play-outs (pool adjacent
+    violators): the least-squares monotone fit."""
+    blocks: list[list] = []  # [total, count, first amount, last amount]
+    for g in sorted(seen):
+        blocks.append([sign * sum(seen[g]), len(seen[g]), g, g])
+        while len(blocks) > 1 and blocks[-2][0] * blocks[-1][1] > blocks[-1][0] * blocks[-2][1]:
+            tot, n, _a, last = blocks.pop()
+            blocks[-1][0] += tot
+            blocks[-1][1] += n
+            blocks[-1][3] = last
+    out = []
+    for tot, n, first, last in blocks:
+        out += [(g, sign * tot / n) for g in sorted(seen) if first <= g <= last]
+    return tuple(out)
