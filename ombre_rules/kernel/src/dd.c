@@ -19,11 +19,12 @@
  * may end early, the classes of the live cards of the suits keyed by rank order, the leader), the bounds on
  * the value of the rest, the best lead found. A bucket's tags (a
  * word of the hash each, 0 for a free slot) sit apart, four buckets to a cache line, so that a miss reads one
- * line and a hit two. */
+ * line and a hit two; so do the ages of its entries (the run that stored each, and the cards it had left), so
+ * that choosing the entry to give away reads one line more, not each entry. */
 typedef struct {
     uint64_t live, p0, p1, p2, counts, seq;
     int32_t lo, hi;
-    uint8_t leader, move, depth, gen;
+    uint8_t leader, move;
 } Entry;
 
 typedef struct {
@@ -68,6 +69,7 @@ typedef struct {
     /* the tables */
     Entry *tt;
     uint32_t *tags;
+    uint16_t *ages;     /* by slot: the run (gen) << 8 | the cards left */
     size_t tt_mask, evicted;  /* buckets - 1; entries of this run given away since the table last grew */
     int tt_bits, tt_most;     /* the table has 2**tt_bits buckets and grows up to 2**tt_most */
     uint8_t gen;
@@ -327,15 +329,19 @@ static int tt_alloc(KSearch *S, int bits)
 {
     Entry *tt = PyMem_Malloc(((size_t)1 << bits) * WAYS * sizeof(Entry));
     uint32_t *tags = PyMem_Calloc(((size_t)1 << bits) * WAYS, sizeof(uint32_t));
-    if (tt == NULL || tags == NULL) {
+    uint16_t *ages = PyMem_Calloc(((size_t)1 << bits) * WAYS, sizeof(uint16_t));
+    if (tt == NULL || tags == NULL || ages == NULL) {
         PyMem_Free(tt);
         PyMem_Free(tags);
+        PyMem_Free(ages);
         return -1;
     }
     PyMem_Free(S->tt);
     PyMem_Free(S->tags);
+    PyMem_Free(S->ages);
     S->tt = tt;
     S->tags = tags;
+    S->ages = ages;
     S->tt_bits = bits;
     S->tt_mask = ((size_t)1 << bits) - 1;
     S->evicted = 0;
@@ -350,12 +356,15 @@ static void grow(KSearch *S)
 {
     Entry *old = S->tt;
     uint32_t *tags = S->tags;
+    uint16_t *ages = S->ages;
     size_t n = (S->tt_mask + 1) * WAYS;
     S->tt = NULL;
     S->tags = NULL;
+    S->ages = NULL;
     if (tt_alloc(S, S->tt_bits + 1) < 0) {
         S->tt = old;
         S->tags = tags;
+        S->ages = ages;
         S->tt_most = S->tt_bits;
         return;
     }
@@ -369,11 +378,13 @@ static void grow(KSearch *S)
                 if (!t[w]) {
                     t[w] = tag;
                     S->tt[b * WAYS + w] = old[i];
+                    S->ages[b * WAYS + w] = ages[i];
                     break;
                 }
         }
     PyMem_Free(old);
     PyMem_Free(tags);
+    PyMem_Free(ages);
 }
 
 static void store(KSearch *S, const Entry *k, int32_t lo, int32_t hi, int move)
@@ -381,33 +392,38 @@ static void store(KSearch *S, const Entry *k, int32_t lo, int32_t hi, int move)
     size_t b;
     uint32_t tag;
     Entry *e = probe(S, k, &b, &tag);
+    size_t at;
     if (e == NULL) {  /* a free slot, else one of an older run, else the one with the fewest cards left */
         uint32_t *tags = S->tags + b * WAYS;
-        int v = 0;
-        for (int i = 0; i < WAYS; i++) {
-            Entry *x = &S->tt[b * WAYS + i], *y = &S->tt[b * WAYS + v];
-            if (!tags[i]) {
+        const uint16_t *ages = S->ages + b * WAYS;
+        int v = -1;
+        for (int i = 0; i < WAYS && v < 0; i++)
+            if (!tags[i])
                 v = i;
-                break;
+        if (v < 0) {
+            v = 0;
+            for (int i = 1; i < WAYS; i++) {
+                int xo = (ages[i] >> 8) != S->gen, yo = (ages[v] >> 8) != S->gen;
+                if (xo > yo || (xo == yo && (ages[i] & 0xFF) < (ages[v] & 0xFF)))
+                    v = i;
             }
-            int xo = x->gen != S->gen, yo = y->gen != S->gen;
-            if (xo > yo || (xo == yo && x->depth < y->depth))
-                v = i;
         }
-        e = &S->tt[b * WAYS + v];
-        if (tags[v] && e->gen == S->gen && ++S->evicted > (S->tt_mask + 1) * WAYS / 32 && S->tt_bits < S->tt_most) {
+        at = b * WAYS + (size_t)v;
+        if (tags[v] && (ages[v] >> 8) == S->gen && ++S->evicted > (S->tt_mask + 1) * WAYS / 32
+            && S->tt_bits < S->tt_most) {
             grow(S);
             store(S, k, lo, hi, move);
             return;
         }
         tags[v] = tag;
+        e = &S->tt[at];
         *e = *k;
-    }
+    } else
+        at = (size_t)(e - S->tt);
     e->lo = lo;
     e->hi = hi;
     e->move = (uint8_t)move;
-    e->depth = (uint8_t)k_popcount(S->live);
-    e->gen = S->gen;
+    S->ages[at] = (uint16_t)(S->gen << 8 | k_popcount(S->live));
 }
 
 /* -- the search ---------------------------------------------------------------------------------------- */
@@ -1604,6 +1620,7 @@ static void KSearch_dealloc(KSearch *S)
     PyMem_Free(S->must);
     PyMem_Free(S->tt);
     PyMem_Free(S->tags);
+    PyMem_Free(S->ages);
     PyMem_Free(S->end_keys);
     PyMem_Free(S->end_vals);
     Py_TYPE(S)->tp_free((PyObject *)S);
