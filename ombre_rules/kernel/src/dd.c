@@ -465,9 +465,54 @@ static int32_t last_trick(KSearch *S, int leader)
  * suits stay sure, as hands only lose cards. With `plain` trumps, the hands that could ruff are those that
  * hold a trump, the same for every suit, and they follow each suit so led: its sure cards add up over the
  * suits; otherwise the one suit that gives most counts. */
+/* the cards of sm (of suit r) that beat every card of `out` (of the same suit) */
+static inline int above_all(const KSearch *S, int r, mask_t sm, mask_t out)
+{
+    if (S->ordered >> r & 1)  /* a higher card is a lower bit */
+        return k_popcount(out ? sm & (((mask_t)1 << k_lowest(out)) - 1) : sm);
+    int32_t own = -1;  /* the key of a card that cannot win the trick */
+    for (mask_t y = out; y; y &= y - 1) {
+        int32_t v = KEY(S, r, k_lowest(y));
+        own = v > own ? v : own;
+    }
+    int n = 0;
+    for (mask_t y = sm; y; y &= y - 1)
+        n += KEY(S, r, k_lowest(y)) > own;
+    return n;
+}
+
+/* quick() with plain trumps: a suit's cards above the others' are sure when it is the trump suit or no other
+ * hand holds a trump; else they count as long as every hand that holds a trump has a card of the suit */
+static int quick_plain(const KSearch *S, int seat, mask_t hand, mask_t others)
+{
+    int ruff = (others & S->trumps) != 0, k = 0;
+    for (mask_t h = hand; h;) {
+        int r = S->eff[k_lowest(h)];
+        mask_t sm = hand & S->suit[r];
+        h &= ~sm;
+        int tops = above_all(S, r, sm, others & S->suit[r]);
+        if (!ruff || (S->suit[r] & S->trumps)) {
+            k += tops;
+            continue;
+        }
+        if (!(S->strict >> r & 1))
+            continue;
+        int rounds = tops;
+        for (int o = 0; o < S->n && rounds > 0; o++)
+            if (o != seat && (S->hands[o] & S->trumps)) {
+                int len = k_popcount(S->hands[o] & S->suit[r]);
+                rounds = len < rounds ? len : rounds;
+            }
+        k += rounds;
+    }
+    return k;
+}
+
 static int quick(const KSearch *S, int seat)
 {
     mask_t hand = S->hands[seat], others = S->live & ~hand, h = hand;
+    if (S->plain)
+        return quick_plain(S, seat, hand, others);
     int top[K_MAXSUITS], nt = 0, k = 0, extra = 0;
     for (mask_t x = others; x;) {
         int c = k_lowest(x), s = S->eff[c];
@@ -497,42 +542,28 @@ static int quick(const KSearch *S, int seat)
         /* the suit's best card out (-1: the key of a card that cannot win), and the cards above it */
         mask_t out = others & S->suit[r];
         int32_t own = -1;
-        int tops = 0;
-        if (S->ordered >> r & 1) {
-            if (out)
-                own = KEY(S, r, k_lowest(out));
-            tops = k_popcount(out ? sm & (((mask_t)1 << k_lowest(out)) - 1) : sm);
-        } else {
-            for (mask_t y = out; y; y &= y - 1) {
-                int32_t v = KEY(S, r, k_lowest(y));
-                own = v > own ? v : own;
-            }
-            for (mask_t y = sm; y; y &= y - 1)
-                tops += KEY(S, r, k_lowest(y)) > own;
+        for (mask_t y = out; y; y &= y - 1) {
+            int32_t v = KEY(S, r, k_lowest(y));
+            own = v > own ? v : own;
         }
+        int tops = above_all(S, r, sm, out);
         if (tops <= sure)
             continue;
         int rounds = tops;
         for (int o = 0; o < S->n && rounds > sure; o++) {
             mask_t ho = S->hands[o];
+            int ruffs = 0;
             if (o == seat || !ho)
                 continue;
-            int ruffs = 0;
-            if (S->plain)
-                ruffs = (ho & S->trumps & ~S->suit[r]) != 0;
-            else
-                for (mask_t y = ho & ~S->suit[r]; y && !ruffs; y &= y - 1)
-                    ruffs = KEY(S, r, k_lowest(y)) > own;
+            for (mask_t y = ho & ~S->suit[r]; y && !ruffs; y &= y - 1)
+                ruffs = KEY(S, r, k_lowest(y)) > own;
             if (ruffs) {
                 int len = k_popcount(ho & S->suit[r]);
                 rounds = len < rounds ? len : rounds;
             }
         }
         int got = rounds - sure;
-        if (S->plain)
-            extra += got > 0 ? got : 0;
-        else
-            extra = got > extra ? got : extra;
+        extra = got > extra ? got : extra;
     }
     return k + extra;
 }
