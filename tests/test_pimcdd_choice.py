@@ -20,3 +20,46 @@ def test_between_cards_paid_alike_the_value_decides_then_greedy_then_the_cheapes
     assert best_card([10, 11, 12], worth, {10: 100, 11: 102, 12: 102}, True, 10, POWER) == 11
     assert best_card([10, 11, 12], worth, {10: 100, 11: 102, 12: 102}, True, 12, POWER) == 12
     assert best_card([10, 11, 12], worth, {10: 100, 11: 100, 12: 100}, False, 99, POWER) == 11
+
+
+class _Reach:
+    """A stand-in for the kernel's search: each card's rest value, and `reached` counted from it."""
+
+    def __init__(self, vals):
+        self.vals = vals
+        self.asked = []
+
+    def reached(self, xs):
+        self.asked.append(list(xs))
+        return {c: sum(v >= x for x in xs) for c, v in self.vals.items()}
+
+
+def test_banded_values_end_the_side_on_the_highest_step_each_card_reaches():
+    from ombre_rules.bots.pimcdd import banded
+
+    # Ombre's entrada: the payment steps at 4 and 5 tricks; the side has 2 and takes 1, 2, 3 or 6 more
+    s = _Reach({10: 1, 11: 2, 12: 3, 13: 6})
+    assert banded(s, (4, 5), 2, 1) == {10: 1, 11: 2, 12: 3, 13: 3}  # ends on 3 (below 4), 4, 5, 5
+    assert s.asked == [[2, 3]]
+    # a side that wants fewer (values are its tricks negated): steps at 1 and 2, none taken so far
+    s = _Reach({10: 0, 11: -1, 12: -4})
+    assert banded(s, (1, 2), 0, -1) == {10: 0, 11: -1, 12: -2}  # ends on 0, 1, 2 or more
+    assert s.asked == [[-1, 0]]
+
+
+def test_other_choices_of_a_large_deal_are_made_with_greedy_play_outs():
+    """Quadrille's hands hold 40 cards: a bid is `pimc`'s with 25N greedy play-outs; Ombre's 27: double-dummy."""
+    from ombre_rules import State, load
+    from ombre_rules.bots.pimcdd import PimcddPlayer
+
+    for variant, large in (("quadrille", True), ("ombre", False)):
+        rules = load(variant)
+        s = State(rules, seed=3)
+        p = PimcddPlayer(1, rules, worlds=4)
+        p.prepare(rules)
+        legal = s.legal_actions()
+        assert len(legal) > 1
+        assert p.act(s.view(s.to_move, True), legal) in legal
+        assert (p._greedy is not None) == large
+        if large:
+            assert p._greedy.rollouts == 100

@@ -938,6 +938,29 @@ static int mtdf(KSearch *S, int c, int32_t guess, int32_t *out)
     return mtdf_within(S, c, -INF, INF, guess, out);
 }
 
+/* {card: value} of the k cards (in the search's order) */
+static PyObject *by_card(const KSearch *S, const int *cards, const int32_t *vals, int k)
+{
+    PyObject *out = PyDict_New();
+    for (int j = 0; out != NULL && j < k; j++) {
+        PyObject *key = k_card(S->ord[cards[j]]), *val = PyLong_FromLong(vals[j]);
+        if (key == NULL || val == NULL || PyDict_SetItem(out, key, val) < 0)
+            Py_CLEAR(out);
+        Py_XDECREF(key);
+        Py_XDECREF(val);
+    }
+    return out;
+}
+
+/* the higher legal card of the seat to move that card c (of the legal cards m) is equivalent to, or -1 */
+static int stands_for(const KSearch *S, int c, mask_t m)
+{
+    mask_t hand = S->hands[S->to_move], others = (S->live | S->root.tm) & ~hand;
+    mask_t up = S->above[c] & (others | m);
+    int d = up ? k_highest(up) : -1;
+    return d >= 0 && !(others >> d & 1) && S->alike[c] >> d & 1 ? d : -1;
+}
+
 static PyObject *KSearch_values(KSearch *S, PyObject *const *args, Py_ssize_t nargs)
 {
     long guess = 0;
@@ -954,11 +977,8 @@ static PyObject *KSearch_values(KSearch *S, PyObject *const *args, Py_ssize_t na
     for (mask_t x = m; x; x &= x - 1) {
         int c = k_lowest(x);
         /* a card equivalent to a higher one already valued has its value */
-        mask_t hand = S->hands[S->to_move];
-        mask_t others = (S->live | S->root.tm) & ~hand;
-        mask_t up = S->above[c] & (others | m);
-        int d = up ? k_highest(up) : -1;
-        if (d >= 0 && !(others >> d & 1) && S->alike[c] >> d & 1) {
+        int d = stands_for(S, c, m);
+        if (d >= 0) {
             for (int j = 0; j < k; j++)
                 if (cards[j] == d)
                     vals[k] = vals[j];
@@ -975,15 +995,7 @@ static PyObject *KSearch_values(KSearch *S, PyObject *const *args, Py_ssize_t na
     }
     if (finish(S) < 0)
         return NULL;
-    PyObject *out = PyDict_New();
-    for (int j = 0; out != NULL && j < k; j++) {
-        PyObject *key = k_card(S->ord[cards[j]]), *val = PyLong_FromLong(vals[j]);
-        if (key == NULL || val == NULL || PyDict_SetItem(out, key, val) < 0)
-            Py_CLEAR(out);
-        Py_XDECREF(key);
-        Py_XDECREF(val);
-    }
-    return out;
+    return by_card(S, cards, vals, k);
 }
 
 /* reached(xs): for each legal card of the seat to move, how many of the values xs (rising) the rest reaches
@@ -1018,15 +1030,14 @@ static PyObject *KSearch_reached(KSearch *S, PyObject *const *args, Py_ssize_t n
     if (bad)
         return NULL;
     mask_t m = legal(S, &S->root, S->to_move);
-    int cards[K_MAXCARDS], got[K_MAXCARDS], k = 0;
+    int cards[K_MAXCARDS], k = 0;
+    int32_t got[K_MAXCARDS];
     begin(S);
     for (mask_t x = m; x && !S->abort; x &= x - 1) {
         int c = k_lowest(x);
-        mask_t hand = S->hands[S->to_move], others = (S->live | S->root.tm) & ~hand;
-        mask_t up = S->above[c] & (others | m);
-        int d = up ? k_highest(up) : -1;
+        int d = stands_for(S, c, m);
         got[k] = -1;
-        if (d >= 0 && !(others >> d & 1) && S->alike[c] >> d & 1)  /* as the higher card it stands for */
+        if (d >= 0)  /* as the higher card it stands for */
             for (int j = 0; j < k; j++)
                 if (cards[j] == d)
                     got[k] = got[j];
@@ -1045,15 +1056,7 @@ static PyObject *KSearch_reached(KSearch *S, PyObject *const *args, Py_ssize_t n
     }
     if (finish(S) < 0)
         return NULL;
-    PyObject *out = PyDict_New();
-    for (int j = 0; out != NULL && j < k; j++) {
-        PyObject *key = k_card(S->ord[cards[j]]), *val = PyLong_FromLong(got[j]);
-        if (key == NULL || val == NULL || PyDict_SetItem(out, key, val) < 0)
-            Py_CLEAR(out);
-        Py_XDECREF(key);
-        Py_XDECREF(val);
-    }
-    return out;
+    return by_card(S, cards, got, k);
 }
 
 /* play card c of the seat to move at the root for good: the trick goes on, or closes and the next begins;
