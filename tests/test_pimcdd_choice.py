@@ -63,3 +63,32 @@ def test_other_choices_of_a_large_deal_are_made_with_greedy_play_outs():
         assert (p._greedy is not None) == large
         if large:
             assert p._greedy.rollouts == 100
+
+
+def test_a_deal_too_large_to_search_is_left_to_greedy_play_outs(monkeypatch):
+    """A world's search that passes `WORLD_NODES` gives the decision to `pimc`'s play-outs, and so do the later
+    decisions of deals with as many cards in the hands (a 52-card deal's first tricks); a line of play-out
+    stopped so is finished by greedy."""
+    from ombre_rules import State, load
+    from ombre_rules.bots import pimcdd
+    from ombre_rules.engine.phases import PLAY
+    from ombre_rules.players import act, make_player
+
+    rules = load("ombre")
+    greedy = [make_player("greedy", k, rules) for k in range(rules.players)]
+    s = State(rules, seed=11)
+    while s.phase != PLAY:
+        s.apply(act(greedy[s.to_move], s, s.to_move))
+    legal = s.legal_actions()
+    view = s.view(s.to_move, True)
+    p = pimcdd.PimcddPlayer(1, rules, worlds=3)
+    p.prepare(rules)
+    assert p.act(view, legal) in legal and p._big == 0 and p._pimc is None  # searched
+    monkeypatch.setattr(pimcdd, "WORLD_NODES", 5)
+    p = pimcdd.PimcddPlayer(1, rules, worlds=3)
+    p.prepare(rules)
+    assert p.act(view, legal) in legal
+    assert p._big == 27 and p._pimc is not None and p._pimc.rollouts == 3 * len(legal)
+    world = s.clone()
+    p._dd_play(world, p.policy)  # every search stopped: greedy plays the deal out
+    assert world.phase != PLAY and world.res is not None

@@ -26,7 +26,7 @@ from ..engine.phases import PLAY
 from ..solve.aim import contract_aim
 from ..solve.analysis import auto_measure
 from ..solve.fast import KernelSolver, counted
-from ..solve.search import NotInPlay
+from ..solve.search import NotInPlay, SearchLimit
 from .greedy import GreedyPolicy
 from .pimc import PimcPlayer, playout
 from .sample import Knowledge, sample
@@ -37,6 +37,7 @@ PLAYOUTS_PER_WORLD = 2  # a choice other than a card has 2N double-dummy play-ou
 DD_CARDS = 30  # ... when the hands hold at most this many cards in all (a whole deal solved in a few ms)
 GREEDY_PER_WORLD = 25  # else 25N greedy play-outs, as pimc:500 for N = 20 (a Quadrille bid: 0.9 s double-dummy)
 TT_BITS = 16  # the largest transposition table of one game's search: 4 * 2**16 entries
+WORLD_NODES = 20_000_000  # a world's search stopped past this many nodes (one to two seconds; quadrille's most: 5 M)
 
 
 class PimcddPlayer(PimcPlayer):
@@ -55,6 +56,7 @@ class PimcddPlayer(PimcPlayer):
         self._greedy: PimcPlayer | None = None  # the other choices of a large deal: greedy play-outs
         self._guess = 0  # the value of the last world searched
         self._steps: dict[int, tuple[int, ...]] = {}  # the thresholds of the contracts met, by index
+        self._big = 0  # the cards in the hands when a world's search passed WORLD_NODES (0: never)
 
     def act(self, view: dict, legal: list[int]) -> int:
         if len(legal) > 1 and view["phase"] in ("play", "xplay") and legal[-1] < self.rules.A_DISCARD:
@@ -78,6 +80,8 @@ class PimcddPlayer(PimcPlayer):
         (`Aim.worth`: the contract's payment by amount taken, learnt from its settlement), then of the
         double-dummy value itself; greedy's card if it is among the best, else the cheapest of them. None when
         a world's position is one the kernel cannot search."""
+        if self._big and sum(k.v["hand_sizes"]) >= self._big:  # as large as a deal too large to search
+            return None
         total = dict.fromkeys(legal, 0)
         worth = dict.fromkeys(legal, 0.0)
         done = 0
@@ -88,7 +92,11 @@ class PimcddPlayer(PimcPlayer):
             w = self.sampler(k, self.rng)
             if w is None:
                 break
-            got = self._values(w, legal)
+            try:
+                got = self._values(w, legal)
+            except SearchLimit:  # a deal too large to search now (a 52-card deal's first tricks)
+                self._big = sum(k.v["hand_sizes"])
+                return None
             if got is None:
                 return None
             vals, side, base, aim = got
@@ -151,7 +159,10 @@ class PimcddPlayer(PimcPlayer):
         return out, side, counted(w, flags, self.measure) if flags else 0, aim
 
     def _solver(self, state, aim: int) -> KernelSolver | None:
-        return KernelSolver.make(state, self.measure, aim, cache=self._searches, tt_bits=TT_BITS)
+        s = KernelSolver.make(state, self.measure, aim, cache=self._searches, tt_bits=TT_BITS)
+        if s is not None:
+            s.search.limits(s.search.nodes + WORLD_NODES, None)
+        return s
 
     # -- other choices: pimc's, with play-outs whose cards are double-dummy -----------------------------------
     def _payout(self, world, a: int, me: int) -> int:
@@ -170,10 +181,14 @@ class PimcddPlayer(PimcPlayer):
         while world.phase == PLAY:
             legal = world.legal_actions()
             s = self._solver(world, aim) if legal[-1] < nd and not world.trump_open else None
-            if s is None:
+            try:
+                line = s.line() if s is not None else None
+            except SearchLimit:
+                line = None
+            if line is None:
                 world.apply(legal[0] if len(legal) == 1 else policy.choose(from_state(world, world.to_move), legal))
                 continue
-            for c in s.line():  # until the deal ends or a choice other than a card opens
+            for c in line:  # until the deal ends or a choice other than a card opens
                 if world.phase != PLAY or (world.claim_pending or world.concede_ok) and world.legal_actions()[-1] >= nd:
                     break
                 world.apply(c)
