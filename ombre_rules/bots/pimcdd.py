@@ -5,25 +5,26 @@ consistent with its seat's view (the sampler of `pimc`) and looks at each world 
   declarer's side ends with after each card, double-dummy (its tricks, or card points on a deck that counts
   them), is worth the side's expected payment for that amount: the contract's payment by amount taken, learnt
   from its settlement on random deals (`solve.aim.Aim.worth`, with the side's aim: more, or fewer when the
-  contract is won by taking few). Only the amounts at which that payment steps matter (`Aim.thresholds`: for
-  Ombre's entrada 4 and 5 tricks), so the kernel finds, by null-window searches, which steps each card
-  reaches (`banded`), far cheaper than exact values. The card with the best summed payment is played (then the
-  best summed amount; greedy's card if it is among them, else the cheapest). Where the payment is not known,
-  the exact values are summed instead. A position the kernel cannot search (an excuse card still to come, a
-  deck beyond it, the kernel not built) is left to `pimc` with N play-outs per card.
+  contract is won by taking few). Only the amounts at which that payment steps matter (`Aim.thresholds`: 4
+  and 5 tricks, say, where 5 of 9 win and 4 sometimes do), so the kernel finds, by null-window searches,
+  which steps each card reaches (`banded`), far cheaper than exact values. The card with the best summed
+  payment is played (then the best summed amount; greedy's card if it is among them, else the cheapest).
+  Where the payment is not known, the exact values are summed instead. A position the kernel cannot search
+  (an excuse card still to come, a deck beyond it, the kernel not built) is left to `pimc` with N play-outs
+  per card.
 - Any other choice (a bid, a discard or the draw, a trump, a stop after a claim, a concession, a defence):
   decided as `pimc` decides, in two stages over 2N play-outs, but each play-out's cards are played
   double-dummy (the rest of the auction and the exchange by greedy players, then a line of play that keeps each
   side's value, settled by the engine): half the budget plays every action out in the same worlds and names
   the best one other than greedy's, the rest sets that candidate against greedy's action in fresh worlds.
-  When the hands hold more than 30 cards in all (Quadrille's 40), a whole deal costs too much to solve 2N
-  times a decision: the choice is `pimc`'s with 25N greedy play-outs (`pimc:500` for N = 20)."""
+  When the hands hold more than 30 cards in all (four hands of ten, say), a whole deal costs too much to
+  solve 2N times a decision: the choice is `pimc`'s with 25N greedy play-outs (`pimc:500` for N = 20)."""
 from __future__ import annotations
 
 import time
 
 from ..engine.phases import PLAY
-from ..solve.aim import contract_aim
+from ..solve.aim import Aim, contract_aim
 from ..solve.analysis import auto_measure
 from ..solve.fast import KernelSolver, counted
 from ..solve.search import NotInPlay, SearchLimit
@@ -35,9 +36,9 @@ from .seat import from_state, from_view
 DEFAULT_WORLDS = 20
 PLAYOUTS_PER_WORLD = 2  # a choice other than a card has 2N double-dummy play-outs
 DD_CARDS = 30  # ... when the hands hold at most this many cards in all (a whole deal solved in a few ms)
-GREEDY_PER_WORLD = 25  # else 25N greedy play-outs, as pimc:500 for N = 20 (a Quadrille bid: 0.9 s double-dummy)
+GREEDY_PER_WORLD = 25  # else 25N greedy play-outs, as pimc:500 for N = 20 (a 40-card bid: 0.9 s double-dummy)
 TT_BITS = 16  # the largest transposition table of one game's search: 4 * 2**16 entries
-WORLD_NODES = 20_000_000  # a world's search stopped past this many nodes (one to two seconds; quadrille's most: 5 M)
+WORLD_NODES = 20_000_000  # a world's search stopped past this (1-2 s; a 40-card deal's card took at most 5 M)
 
 
 class PimcddPlayer(PimcPlayer):
@@ -55,7 +56,7 @@ class PimcddPlayer(PimcPlayer):
         self._pimc: PimcPlayer | None = None
         self._greedy: PimcPlayer | None = None  # the other choices of a large deal: greedy play-outs
         self._guess = 0  # the value of the last world searched
-        self._steps: dict[int, tuple[int, ...]] = {}  # the thresholds of the contracts met, by index
+        self._paid: dict[int, tuple[Aim, tuple[int, ...]]] = {}  # contracts met, by index: aim, thresholds
         self._big = 0  # the cards in the hands when a world's search passed WORLD_NODES (0: never)
 
     def act(self, view: dict, legal: list[int]) -> int:
@@ -101,7 +102,7 @@ class PimcddPlayer(PimcPlayer):
                 return None
             vals, side, base, aim = got
             mine, last = me in side, w
-            table = contract_aim(w.rules, w.contract, self.measure) if w.declarer >= 0 else None
+            table = self._payment(w)[0]
             for c in legal:
                 total[c] += vals[c]
                 paid = table.worth(base + aim * vals[c]) if table is not None else None
@@ -125,7 +126,7 @@ class PimcddPlayer(PimcPlayer):
         if s is None:
             return None
         base = counted(w, s.side, self.measure)
-        steps = self._thresholds(w)
+        steps = self._payment(w)[1]
         if steps:
             return banded(s, steps, base, aim), _side(s), base, aim
         vals = s.values(self._guess)
@@ -133,15 +134,17 @@ class PimcddPlayer(PimcPlayer):
         self._guess = best  # the position's value in this world: the next world's first guess
         return vals, _side(s), base, aim
 
-    def _thresholds(self, w) -> tuple[int, ...]:
-        """The amounts at which the payment of the contract played in `w` steps (`Aim.thresholds`); none when
-        there is no declarer or its aim is not known."""
+    def _payment(self, w) -> tuple[Aim | None, tuple[int, ...]]:
+        """The aim of the contract played in `w`, with its payment by amount (`Aim.worth`), and the amounts at
+        which that payment steps (`Aim.thresholds`; none when its aim is not known); (None, ()) when there is
+        no declarer."""
         c = w.contract
         if c is None or w.declarer < 0:
-            return ()
-        got = self._steps.get(c.index)
+            return None, ()
+        got = self._paid.get(c.index)
         if got is None:
-            got = self._steps[c.index] = contract_aim(w.rules, c, self.measure).thresholds()
+            aim = contract_aim(w.rules, c, self.measure)
+            got = self._paid[c.index] = (aim, aim.thresholds())
         return got
 
     def _each(self, w, cards: list[int], aim: int) -> tuple[dict[int, int], tuple[int, ...], int, int] | None:
@@ -201,7 +204,7 @@ def banded(s: KernelSolver, steps: tuple[int, ...], base: int, aim: int) -> dict
     steps reached by null-window searches (`reached`), far cheaper than exact values."""
     n = len(steps)
     if aim > 0:  # the side ends on steps[i] or higher when the value reaches steps[i] - base
-        on = {c: r for c, r in s.reached([t - base for t in steps]).items()}
+        on = s.reached([t - base for t in steps])
     else:  # ... when the value (its amount negated) does not reach base - steps[i] + 1
         on = {c: n - r for c, r in s.reached([base - t + 1 for t in reversed(steps)]).items()}
     return {c: aim * ((steps[r - 1] if r else steps[0] - 1) - base) for c, r in on.items()}

@@ -457,24 +457,23 @@ static int32_t last_trick(KSearch *S, int leader)
     return S->use_points ? S->aim * pts(S, tm) : S->aim;
 }
 
-/* sure tricks: the cards of the seat that beat every card the other hands hold, whatever is led: led one
- * after the other, each takes its trick and keeps the lead. In a suit ranked by its order (`ordered`) only the
- * highest card out counts. Besides, in a suit that must be followed (`strict`), the cards that beat every
- * other card of the suit are sure as many times as each other hand that could beat them from another suit (a
- * trump) still has a card of the suit: led first, each takes its trick, and the sure cards of the other
- * suits stay sure, as hands only lose cards. With `plain` trumps, the hands that could ruff are those that
- * hold a trump, the same for every suit, and they follow each suit so led: its sure cards add up over the
- * suits; otherwise the one suit that gives most counts. */
+/* the highest key of the cards of m in a trick led in suit r (-1, the key of a card that cannot win, if none) */
+static inline int32_t best_key(const KSearch *S, int r, mask_t m)
+{
+    int32_t best = -1;
+    for (; m; m &= m - 1) {
+        int32_t v = KEY(S, r, k_lowest(m));
+        best = v > best ? v : best;
+    }
+    return best;
+}
+
 /* the cards of sm (of suit r) that beat every card of `out` (of the same suit) */
 static inline int above_all(const KSearch *S, int r, mask_t sm, mask_t out)
 {
     if (S->ordered >> r & 1)  /* a higher card is a lower bit */
         return k_popcount(out ? sm & (((mask_t)1 << k_lowest(out)) - 1) : sm);
-    int32_t own = -1;  /* the key of a card that cannot win the trick */
-    for (mask_t y = out; y; y &= y - 1) {
-        int32_t v = KEY(S, r, k_lowest(y));
-        own = v > own ? v : own;
-    }
+    int32_t own = best_key(S, r, out);
     int n = 0;
     for (mask_t y = sm; y; y &= y - 1)
         n += KEY(S, r, k_lowest(y)) > own;
@@ -508,6 +507,14 @@ static int quick_plain(const KSearch *S, int seat, mask_t hand, mask_t others)
     return k;
 }
 
+/* sure tricks: the cards of the seat that beat every card the other hands hold, whatever is led: led one
+ * after the other, each takes its trick and keeps the lead. In a suit ranked by its order (`ordered`) only the
+ * highest card out counts. Besides, in a suit that must be followed (`strict`), the cards that beat every
+ * other card of the suit are sure as many times as each other hand that could beat them from another suit (a
+ * trump) still has a card of the suit: led first, each takes its trick, and the sure cards of the other
+ * suits stay sure, as hands only lose cards. With `plain` trumps, the hands that could ruff are those that
+ * hold a trump, the same for every suit, and they follow each suit so led: its sure cards add up over the
+ * suits; otherwise the one suit that gives most counts. */
 static int quick(const KSearch *S, int seat)
 {
     mask_t hand = S->hands[seat], others = S->live & ~hand, h = hand;
@@ -539,13 +546,9 @@ static int quick(const KSearch *S, int seat)
         k += sure;
         if (!(S->strict >> r & 1))
             continue;
-        /* the suit's best card out (-1: the key of a card that cannot win), and the cards above it */
+        /* the suit's best card out, and the cards above it */
         mask_t out = others & S->suit[r];
-        int32_t own = -1;
-        for (mask_t y = out; y; y &= y - 1) {
-            int32_t v = KEY(S, r, k_lowest(y));
-            own = v > own ? v : own;
-        }
+        int32_t own = best_key(S, r, out);
         int tops = above_all(S, r, sm, out);
         if (tops <= sure)
             continue;
