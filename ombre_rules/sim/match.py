@@ -7,7 +7,9 @@ less what B was paid at that seat with the same cards and B everywhere else; a d
 its seats, and the match's gain is the mean over deals, with its paired 95% interval. The reverse (B in a
 field of A) is reported too: against a field of the other bot, each one's gain over the other. With
 --double-dummy each bot's cards are judged against the best play with every hand open, in the deals it
-played at every seat: what it lost per card."""
+played at every seat: what it lost per card. With --before-play P, P makes every decision before the first
+card at every seat, the same in every line-up (the same contracts, exchanges and hands): the match then
+measures the card play alone, with far less noise than whole deals, whose bids differ."""
 from __future__ import annotations
 
 import argparse
@@ -38,6 +40,8 @@ def add_parser(sub, check_run, players_help: str, options) -> None:
     s.add_argument("--dask", metavar="ADDRESS", help="run on this Dask scheduler, or local:N (the 'dask' extra)")
     s.add_argument("--double-dummy", action="store_true", help="also each bot's double-dummy loss per card, in "
                    "the deals it played at every seat (slow)")
+    s.add_argument("--before-play", metavar="P", help="player P makes every decision before the first card (the "
+                   "auction, the exchange), the same in every line-up: the match measures the card play alone")
     s.add_argument("--option", action="append", metavar="KEY=VALUE", help="set a variant option (repeatable)")
     s.add_argument("--json", action="store_true", help="print one JSON object instead of the text")
     s.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
@@ -54,9 +58,11 @@ def lineups(a: str, b: str, n: int) -> list[tuple[str, list[str]]]:
 
 
 def match(variant: str, options: dict, a: str, b: str, deals: int, seed: int = 1, jobs: int = 1,
-          dask: str | None = None, double_dummy: bool = False, quiet: bool = True) -> dict:
+          dask: str | None = None, double_dummy: bool = False, quiet: bool = True,
+          before: str | None = None) -> dict:
     """Play the match (see the module); its gains (each bot's over the other, per deal and seat, and per seat),
-    losses per card, the deals played and the match's wall time."""
+    losses per card, the deals played and the match's wall time. `before` names the player of every decision
+    before the first card, in every line-up (the card play alone is measured)."""
     t0 = time.perf_counter()
     rules = _rules(variant, options)
     n = rules.players
@@ -75,12 +81,14 @@ def match(variant: str, options: dict, a: str, b: str, deals: int, seed: int = 1
                 d = x["double_dummy"]
                 dd[who].append((sum(d["lost"]), sum(d["cards"])))
 
-        done, stopped = collect(run(variant, options, names, seed, deals, jobs, dask, deals if measure else 0), deals,
+        done, stopped = collect(run(variant, options, names, seed, deals, jobs, dask, deals if measure else 0,
+                                    before=before), deals,
                                 f"{rules.variant}: {label}", sink, quiet)
         played = min(played, done)
         if stopped:
             break
     return {"variant": rules.variant, "players": [a, b], "seats": n, "seed": seed, "deals": played,
+            "before_play": before,
             "gain": {a: _gain(pays, a, b, n, played), b: _gain(pays, b, a, n, played)},
             **({"double_dummy": {x: {"deals": len(v), **ratio_ci(v)} for x, v in dd.items()}} if double_dummy else {}),
             "interrupted": played < deals, "seconds": round(time.perf_counter() - t0, 1)}
@@ -109,6 +117,9 @@ def _p(p: float) -> str:
 def text(out: dict) -> str:
     a, b = out["players"]
     lines = [f"{out['variant']}: {out['deals']:,} deals, each played {2 + 2 * out['seats']} ways (seed {out['seed']})"]
+    if out.get("before_play"):
+        lines.append(f"the card play alone: {out['before_play']} made every decision before the first card, the "
+                     f"same in every line-up")
     for x, y in ((a, b), (b, a)):
         g = out["gain"][x]
         lines.append(f"{x} in a field of {y}: gains {g['mean']:+.3f} a deal and seat over {y} "
@@ -129,11 +140,12 @@ def cmd_match(args, check_run, options) -> int:
     rules = _rules(args.variant, opts)
     from ..players import make_player
 
-    for nm in (args.first, args.second):
-        make_player(nm, 0, rules)  # an unknown name or budget fails before any deal
+    for nm in (args.first, args.second, args.before_play):
+        if nm is not None:
+            make_player(nm, 0, rules)  # an unknown name or budget fails before any deal
     if args.first == args.second:
         raise OmbreError("match two different players (A and B are the same)")
     out = match(args.variant, opts, args.first, args.second, args.deals, args.seed, args.jobs, args.dask,
-                args.double_dummy, args.quiet)
+                args.double_dummy, args.quiet, args.before_play)
     print(json.dumps(out) if args.json else text(out))
     return 130 if out["interrupted"] else 0

@@ -17,7 +17,7 @@ from itertools import islice
 from typing import Any, NamedTuple
 
 from ..engine import DONE, State
-from ..engine.phases import EXCHANGE, PLAY
+from ..engine.phases import EXCHANGE, PLAY, XPLAY
 from ..errors import OmbreError
 from ..players import act, make_player, prepare
 from ..ruleset import Ruleset, load
@@ -36,40 +36,43 @@ def fallback_taken(rules: Ruleset, state: State) -> bool:
     return res.contract is None or state.ap_at > 0
 
 
-def play_deal(rules: Ruleset, names: list[str], seed: int, i: int, double_dummy: bool = False) -> dict:
+def play_deal(rules: Ruleset, names: list[str], seed: int, i: int, double_dummy: bool = False,
+              before: str | None = None) -> dict:
     """Play deal i of a run with one named player per seat; its result line, with what the deal reached: the
     mechanics offered (legal at some decision) and taken, the decisions with a choice, each trick's winner,
-    and whether the declarer bid or held of his own choice (not so when a rule forced the contract on him)."""
+    and whether the declarer bid or held of his own choice (not so when a rule forced the contract on him).
+    `before` names the player who makes every decision before the first card at every seat instead (seeded as
+    the seat's player is): the same auction and exchange whoever plays the cards."""
     s = deal_seed(seed, i)
     n = rules.players
     players = [make_player(nm, s * 16 + k, rules) for k, nm in enumerate(names)]
+    cards = players  # the players from the first card on
+    if before is not None:
+        players = [make_player(before, s * 16 + k, rules) for k in range(n)]
     state = State(rules, seed=s, dealer=i % n)
     verbs = rules.action_verbs
     offered: set[str] = set()
     decisions = choices = 0
     high = rules.A_DISCARD
-    # one card-choosing function every seat's player shares: plain tricks are played in the engine's loop
-    pickers = {getattr(p, "trick_picker", None) for p in players}
-    picker = pickers.pop() if len(pickers) == 1 else None
-    # and one exchange-choosing function: a discard or draw read from the state, not from the seat's facts
-    xpickers = {getattr(p, "exchange_picker", None) for p in players}
-    make_xpick = xpickers.pop() if len(xpickers) == 1 else None
-    xpick = make_xpick(state) if make_xpick is not None else None
+    picker, xpick = _shared(players, state)
     history = state.history
     bid, trump, hold = rules.A_BID, rules.A_TRUMP, rules.A_HOLD
     chose: set[int] = set()  # the seats that bid or held of their own choice (with another action legal)
     while state.phase != DONE:
+        if players is not cards and state.phase in (PLAY, XPLAY):  # the first card: the line-up's players
+            players = cards
+            picker, xpick = _shared(players, state)
         if picker is not None and state.phase == PLAY:
-            before = len(history)
+            was = len(history)
             choices += _play_tricks(state, picker(state))
-            decisions += len(history) - before  # each card played was a decision
+            decisions += len(history) - was  # each card played was a decision
             if state.phase == DONE:
                 break
         if xpick is not None and state.phase == EXCHANGE:
-            before = len(history)
+            was = len(history)
             choices += _play_exchange(state, xpick, offered)
-            decisions += len(history) - before  # each discard and draw was a decision
-            offered.update(verbs[a] for a in history[before:])  # a lone action was offered too
+            decisions += len(history) - was  # each discard and draw was a decision
+            offered.update(verbs[a] for a in history[was:])  # a lone action was offered too
             continue
         seat = state.to_move
         legal = state.legal_actions()
@@ -94,6 +97,17 @@ def play_deal(rules: Ruleset, names: list[str], seed: int, i: int, double_dummy:
             "declarer_chose": res.declarer in chose,
             **({"double_dummy": deal_loss(state)} if double_dummy else {}),
             **({"session": res.session_after} if res.session_after is not None else {})}
+
+
+def _shared(players: list, state: State) -> tuple[Any, Any]:
+    """The card-choosing function every seat's player shares (plain tricks are then played in the engine's
+    loop), and the exchange-choosing function made for `state` (a discard or draw read from the state, not
+    from the seat's facts); None for either the players do not all share."""
+    pickers = {getattr(p, "trick_picker", None) for p in players}
+    picker = pickers.pop() if len(pickers) == 1 else None
+    xpickers = {getattr(p, "exchange_picker", None) for p in players}
+    make_xpick = xpickers.pop() if len(xpickers) == 1 else None
+    return picker, make_xpick(state) if make_xpick is not None else None
 
 
 def _play_tricks(state: State, pick: Callable[[int, list[int], list[tuple[int, int]], int], int]) -> int:
@@ -144,11 +158,11 @@ def _rules(variant: str, options: dict) -> Ruleset:
 
 
 def play_chunk(variant: str, options: dict, names: list[str], seed: int, first: int, count: int,
-               judged: int = 0) -> list[dict]:
+               judged: int = 0, before: str | None = None) -> list[dict]:
     """Deals first .. first+count-1 of a run (what one process or one cluster task plays); those before deal
-    `judged` with the double-dummy measure."""
+    `judged` with the double-dummy measure; every decision before the first card by `before`, if named."""
     rules = _rules(variant, options)
-    return [play_deal(rules, names, seed, i, i < judged) for i in range(first, first + count)]
+    return [play_deal(rules, names, seed, i, i < judged, before) for i in range(first, first + count)]
 
 
 def _prepared(variant: str, options: dict, names: list[str]) -> None:
@@ -239,10 +253,10 @@ class Pacer:
 
 
 def timed_chunk(variant: str, options: dict, names: list[str], seed: int, first: int, count: int,
-                judged: int = 0) -> tuple[float, list[dict]]:
+                judged: int = 0, before: str | None = None) -> tuple[float, list[dict]]:
     """`play_chunk` on a worker, with the seconds its play took (what the `Pacer` sizes chunks by)."""
     t0 = time.perf_counter()
-    lines = play_chunk(variant, options, names, seed, first, count, judged)
+    lines = play_chunk(variant, options, names, seed, first, count, judged, before)
     return time.perf_counter() - t0, lines
 
 
@@ -267,31 +281,33 @@ def ordered(submit: Callable[[int, int], Any], parts: Iterable[tuple[int, int]],
 
 def run(variant: str, options: dict, names: list[str], seed: int, deals: int, jobs: int = 1,
         dask: str | None = None, judged: int = 0,
-        ready: Callable[[], None] | None = None) -> Iterator[dict]:
+        ready: Callable[[], None] | None = None, before: str | None = None) -> Iterator[dict]:
     """The result lines of a run, in deal order, as they are played: here, in `jobs` local processes, or on the
     Dask cluster at address `dask` (`local:N`: a cluster of N one-thread worker processes started for the run).
     At most WINDOW chunks a worker are out at any time, so memory does not grow with the run. The first
     `judged` deals carry the double-dummy measure (how well each seat's cards were played). `ready` is called
     once the workers are up, with the rules loaded, just before the first deal goes out: what comes after it is
-    the run's play."""
+    the run's play. `before` names the player who makes every decision before the first card, at every seat
+    (`play_deal`)."""
     rules = _rules(variant, options)
     if len(names) != rules.players:
         raise OmbreError(f"--players names {len(names)} players; {rules.variant} has {rules.players} seats")
     # unknown names fail here, before any work starts; what the players learn once per variant is learnt
     # here too, before the clock starts and before local workers are forked (they inherit it)
-    prepare(names, rules)
+    every = names + [before] if before is not None else names
+    prepare(every, rules)
     if dask is not None:
-        yield from _run_dask(variant, options, names, seed, deals, dask, judged, ready)
+        yield from _run_dask(variant, options, names, seed, deals, dask, judged, ready, before)
         return
     if jobs <= 1:
         if ready is not None:
             ready()
         for i in range(deals):
-            yield play_deal(rules, names, seed, i, i < judged)
+            yield play_deal(rules, names, seed, i, i < judged, before)
         return
     from concurrent.futures import ProcessPoolExecutor
 
-    ex = ProcessPoolExecutor(jobs, initializer=_worker_start, initargs=(variant, options, names))
+    ex = ProcessPoolExecutor(jobs, initializer=_worker_start, initargs=(variant, options, every))
     try:
         # every worker started and its rules loaded before the play begins (a worker starts at its first task)
         for f in [ex.submit(_worker_ready, 0.05) for _ in range(jobs)]:
@@ -302,7 +318,7 @@ def run(variant: str, options: dict, names: list[str], seed: int, deals: int, jo
         pacer = Pacer(deals, jobs, PACES["processes"])
 
         def submit(first: int, count: int):
-            return ex.submit(timed_chunk, variant, options, names, seed, first, count, judged)
+            return ex.submit(timed_chunk, variant, options, names, seed, first, count, judged, before)
 
         with closing(ordered(submit, pacer.parts(), WINDOW * jobs, pacer.took)) as results:
             for _seconds, lines in results:
@@ -355,17 +371,18 @@ def _client(address: str) -> Iterator[Any]:
 
 
 def _run_dask(variant: str, options: dict, names: list[str], seed: int, deals: int, address: str,
-              judged: int = 0, ready: Callable[[], None] | None = None) -> Iterator[dict]:
+              judged: int = 0, ready: Callable[[], None] | None = None, before: str | None = None) -> Iterator[dict]:
     with _client(address) as client:
         workers = max(1, sum(client.nthreads().values()))
-        client.run(_prepared, variant, options, names)  # rules and players ready on every worker before the play
+        # rules and players ready on every worker before the play
+        client.run(_prepared, variant, options, names + [before] if before is not None else names)
         if ready is not None:
             ready()
 
         pacer = Pacer(deals, workers, PACES["dask"])
 
         def submit(first: int, count: int):
-            return client.submit(timed_chunk, variant, options, names, seed, first, count, judged,
+            return client.submit(timed_chunk, variant, options, names, seed, first, count, judged, before,
                                  pure=False)
 
         with closing(ordered(submit, pacer.parts(), WINDOW * workers, pacer.took)) as results:
