@@ -179,3 +179,18 @@ def test_the_payment_table_is_positive_just_where_the_contract_is_won(variant, c
     pay = [aim.worth(g) for g in amounts]
     assert all(aim.sign * (b - a) >= 0 for a, b in pairwise(pay))
     assert [g for g, p in zip(amounts, pay, strict=True) if p > 0] == [g for g in amounts if aim.sign * (g - won) >= 0]
+
+
+@pytest.mark.parametrize(("variant", "split"), [
+    ("ombre", {"entrada": True, "vuelta": True, "solo": True}),
+    ("quadrille", {"ask": False, "solo": False, "vole": False}),
+    ("preference", {"one": True, "betl": False, "sans": True}),
+    ("solo-whist", {"proposal": False, "solo": False, "misere": False}),
+])
+def test_a_split_defence_is_read_off_the_settlement(variant, split):
+    """`Aim.split`: the seats against the declarer's side are paid for more than the side's amount where two
+    play-outs of one deal with as many tricks for the side paid them differently: Ombre's codille goes to the
+    defender who took the most, Preference's whisters are paid for their own tricks; Quadrille's and Solo
+    Whist's defenders are paid alike whoever of them took the tricks."""
+    rules = rules_of(variant, ())
+    assert {name: contract_aim(rules, rules.contract_by_name[name]).split for name in split} == split

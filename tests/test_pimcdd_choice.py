@@ -77,7 +77,7 @@ def test_a_deal_too_large_to_search_is_left_to_greedy_play_outs(monkeypatch):
     rules = load("ombre")
     greedy = [make_player("greedy", k, rules) for k in range(rules.players)]
     s = State(rules, seed=11)
-    while s.phase != PLAY:
+    while s.phase != PLAY or s.to_move != s.declarer or len(s.legal_actions()) < 2:  # the declarer's card
         s.apply(act(greedy[s.to_move], s, s.to_move))
     legal = s.legal_actions()
     view = s.view(s.to_move, True)
@@ -88,7 +88,49 @@ def test_a_deal_too_large_to_search_is_left_to_greedy_play_outs(monkeypatch):
     p = pimcdd.PimcddPlayer(1, rules, worlds=3)
     p.prepare(rules)
     assert p.act(view, legal) in legal
-    assert p._big == 27 and p._pimc is not None and p._pimc.rollouts == 3 * len(legal)
+    assert p._big == sum(h.bit_count() for h in s.hands) and p._pimc is not None and p._pimc.rollouts == 3 * len(legal)
     world = s.clone()
     p._dd_play(world, p.policy)  # every search stopped: greedy plays the deal out
     assert world.phase != PLAY and world.res is not None
+
+
+def test_a_defender_paid_for_more_than_the_sides_amount_plays_by_greedy_play_outs():
+    """In Ombre a codille pays the defender who took the most: the defenders' cards are `pimc`'s with 25N greedy
+    play-outs (the very card a `pimc` player with that budget and generator picks), the declarer's double-dummy;
+    in Quadrille, whose defenders are paid alike, every seat's cards are double-dummy."""
+    from ombre_rules import State, load
+    from ombre_rules.bots import PimcPlayer
+    from ombre_rules.bots.pimcdd import PimcddPlayer
+    from ombre_rules.engine.phases import PLAY
+    from ombre_rules.players import act, make_player
+
+    for variant, split in (("ombre", True), ("quadrille", False)):
+        rules = load(variant)
+        greedy = [make_player("greedy", k, rules) for k in range(rules.players)]
+        roles = set()
+        for seed in range(40):
+            s = State(rules, seed=seed)
+            while s.phase not in (PLAY,) and not s.is_terminal:
+                s.apply(act(greedy[s.to_move], s, s.to_move))
+            if s.is_terminal:
+                continue
+            while not s.is_terminal and len(s.legal_actions()) == 1:
+                s.apply(s.legal_actions()[0])
+            if s.is_terminal or s.phase != PLAY:
+                continue
+            legal = s.legal_actions()
+            view = s.view(s.to_move, True)
+            defends = s.to_move != s.declarer and view.get("partner") != s.to_move
+            if defends in roles:
+                continue
+            roles.add(defends)
+            p = PimcddPlayer(3, rules, worlds=2)
+            got = p.act(view, legal)
+            assert (p._greedy is not None) == (defends and split)
+            if defends and split:
+                twin = PimcddPlayer(3, rules, worlds=2)
+                q = PimcPlayer(twin.rng.getrandbits(32), rules, 50)
+                assert p._greedy.rollouts == 50 and got == q.act(view, legal)
+            if len(roles) == 2:
+                break
+        assert roles == {True, False}

@@ -9,7 +9,11 @@ consistent with its seat's view (the sampler of `pimc`) and looks at each world 
   and 5 tricks, say, where 5 of 9 win and 4 sometimes do), so the kernel finds, by null-window searches,
   which steps each card reaches (`banded`), far cheaper than exact values. The card with the best summed
   payment is played (then the best summed amount; greedy's card if it is among them, else the cheapest).
-  Where the payment is not known, the exact values are summed instead. A position the kernel cannot search
+  Where the payment is not known, the exact values are summed instead. A seat against the declarer's side in
+  a contract that pays those seats for more than what the side takes (`Aim.split`: a codille paid to the
+  defender who took the most tricks, whisters paid for their own) plays `pimc`'s card with 25N greedy
+  play-outs scored by its own payment: the side's values cannot tell it (in duplicate play of the cards alone,
+  such defenders lost 1.1 a deal to `pimc:500`'s). A position the kernel cannot search
   (an excuse card still to come, a deck beyond it, the kernel not built) is left to `pimc` with N play-outs
   per card.
 - Any other choice (a bid, a discard or the draw, a trump, a stop after a claim, a concession, a defence):
@@ -54,13 +58,15 @@ class PimcddPlayer(PimcPlayer):
         self.measure = auto_measure(rules) if rules is not None else "tricks"
         self._searches: dict = {}  # the kernel's searches by game (a table each), kept from world to world
         self._pimc: PimcPlayer | None = None
-        self._greedy: PimcPlayer | None = None  # the other choices of a large deal: greedy play-outs
+        self._greedy: PimcPlayer | None = None  # greedy play-outs: a large deal's other choices, a split defence
         self._guess = 0  # the value of the last world searched
         self._paid: dict[int, tuple[Aim, tuple[int, ...]]] = {}  # contracts met, by index: aim, thresholds
         self._big = 0  # the cards in the hands when a world's search passed WORLD_NODES (0: never)
 
     def act(self, view: dict, legal: list[int]) -> int:
         if len(legal) > 1 and view["phase"] in ("play", "xplay") and legal[-1] < self.rules.A_DISCARD:
+            if self._split(view):  # a defender paid for more than what the declarer's side takes
+                return self._playouts().act(view, legal)
             got = self._cards(Knowledge(self.rules, view), view["seat"], legal)
             if got is not None:
                 return got
@@ -69,11 +75,26 @@ class PimcddPlayer(PimcPlayer):
                                         self.seconds)
             return self._pimc.act(view, legal)
         if sum(view["hand_sizes"]) > DD_CARDS:  # a whole deal too large to solve 2N times a decision
-            if self._greedy is None:
-                self._greedy = PimcPlayer(self.rng.getrandbits(32), self.rules, GREEDY_PER_WORLD * self.worlds,
-                                          self.seconds, sampler=self.sampler, margin=self.margin)
-            return self._greedy.act(view, legal)
+            return self._playouts().act(view, legal)
         return super().act(view, legal)
+
+    def _playouts(self) -> PimcPlayer:
+        """`pimc` with 25N greedy play-outs a decision (`pimc:500` for N = 20), made when first needed."""
+        if self._greedy is None:
+            self._greedy = PimcPlayer(self.rng.getrandbits(32), self.rules, GREEDY_PER_WORLD * self.worlds,
+                                      self.seconds, sampler=self.sampler, margin=self.margin)
+        return self._greedy
+
+    def _split(self, view: dict) -> bool:
+        """Whether the seat plays against the declarer's side in a contract whose settlement pays the seats
+        against it for more than what the side takes (`Aim.split`: which of them took the most, say): the
+        side's payment by amount does not tell such a seat what it plays for, and double-dummy values are
+        the side's."""
+        c = self.rules.contract_by_name.get(view["contract"]) if view["contract"] else None
+        me = view["seat"]
+        if c is None or view["declarer"] is None or me == view["declarer"] or view.get("partner") == me:
+            return False
+        return contract_aim(self.rules, c, self.measure).split
 
     # -- cards: double-dummy values summed over the worlds -------------------------------------------------
     def _cards(self, k: Knowledge, me: int, legal: list[int]) -> int | None:

@@ -49,6 +49,10 @@ class Aim:
     # the side's mean payment by the amount it took, over the play-outs (made monotone in the aim's direction:
     # pooled where more was paid for less): (amount, payment) rising by amount; empty when the aim is not known
     paid_by: tuple[tuple[int, float], ...] = ()
+    # whether the seats against the side were paid differently by two play-outs of one deal in which the side
+    # took as much: what each of them is paid then depends on more than the side's amount (on which of them
+    # took the most, say), and the side's payment by amount does not tell one of them what he plays for
+    split: bool = False
 
     def worth(self, got: int) -> float | None:
         """The side's expected payment when it ends with `got` of the measure: the mean of the nearest amount
@@ -192,6 +196,7 @@ def _learn(rules, contract, measure: str) -> Aim:
     most_paid: int | None = None
     least_won: int | None = None
     seen: dict[int, list[int]] = {}  # amount taken -> the side's payments in the play-outs that took it
+    split = False
     for i in range(AIM_TRIES):
         if deals >= MOST_DEALS or deals >= AIM_DEALS and (_decided(*won) or _decided(*paid)):
             break
@@ -201,6 +206,7 @@ def _learn(rules, contract, measure: str) -> Aim:
         deals += 1
         side = side_of(start)
         ends = []
+        against: list[tuple[int, tuple[int, ...]]] = []  # per play-out: the side's amount, the others' payments
         for lean in LEANS:
             end = play_out(start, rng, lean)
             got = measured(end, side, measure)
@@ -208,6 +214,9 @@ def _learn(rules, contract, measure: str) -> Aim:
             assert res is not None  # played to its end
             pay = sum(res.payments[p] for p in side)
             ends.append((lean > 0, got, pay))
+            others = tuple(x for p, x in enumerate(res.payments) if p not in side)
+            split = split or any(g == got and o != others for g, o in against)
+            against.append((got, others))
             seen.setdefault(got, []).append(pay)
             if pay > 0:
                 most_paid = got if most_paid is None else max(most_paid, got)
@@ -224,7 +233,7 @@ def _learn(rules, contract, measure: str) -> Aim:
     if sign is None:
         sign, basis, counts = _decided(*paid), "paid", paid
     return Aim(sign, deals, counts[0], counts[1], measure, contract.name, basis, most_paid if sign == -1 else None,
-               least_won if sign == 1 else None, monotone(seen, sign) if sign is not None else ())
+               least_won if sign == 1 else None, monotone(seen, sign) if sign is not None else (), split)
 
 
 def monotone(seen: dict[int, list[int]], sign: int) -> tuple[tuple[int, float], ...]:
