@@ -1,6 +1,12 @@
 """The Monte-Carlo player over double-dummy solves (`pimcdd`): it deals the hidden cards anew in worlds
 consistent with its seat's view (the sampler of `pimc`) and looks at each world with every hand open.
 
+- Its worlds are weighed by what the other seats chose before the play (`infer.Inferred`): a world in which a
+  greedy player with that seat's cards would not have bid, named trumps or defended as the seat did survives
+  each such choice with probability 0.1, so that a seat that bid high is dealt a hand it would bid so with.
+  That is done in deals whose hands hold at most 30 cards (DD_CARDS); in larger ones, and in the 25N greedy
+  play-outs below, the worlds are plain ones, as `pimc`'s: weighing costs about ten times a plain world.
+
 - A card (when every legal action is a card): in each of N worlds (or as many as X seconds allow), what the
   declarer's side ends with after each card, double-dummy (its tricks, or card points on a deck that counts
   them), is worth the side's expected payment for that amount: the contract's payment by amount taken, learnt
@@ -33,6 +39,7 @@ from ..solve.analysis import auto_measure
 from ..solve.fast import KernelSolver, counted
 from ..solve.search import NotInPlay, SearchLimit
 from .greedy import GreedyPolicy
+from .infer import Inferred
 from .pimc import PimcPlayer, playout
 from .sample import Knowledge, sample
 from .seat import from_state, from_view
@@ -42,6 +49,7 @@ PLAYOUTS_PER_WORLD = 2  # a choice other than a card has 2N double-dummy play-ou
 DD_CARDS = 30  # ... when the hands hold at most this many cards in all (a whole deal solved in a few ms)
 GREEDY_PER_WORLD = 25  # else 25N greedy play-outs, as pimc:500 for N = 20 (a 40-card bid: 0.9 s double-dummy)
 TT_BITS = 16  # the largest transposition table of one game's search: 4 * 2**16 entries
+WEIGHED = True  # its own worlds weighed by the others' bids (`infer`) in small deals (off: plain worlds throughout)
 WORLD_NODES = 20_000_000  # a world's search stopped past this (1-2 s; a 40-card deal's card took at most 5 M)
 
 
@@ -52,8 +60,13 @@ class PimcddPlayer(PimcPlayer):
     name = "pimcdd"
 
     def __init__(self, seed: int | None = None, rules=None, worlds: int = DEFAULT_WORLDS,
-                 seconds: float | None = None, sampler=sample, margin: float = 1.0) -> None:
-        super().__init__(seed, rules, PLAYOUTS_PER_WORLD * worlds, seconds, sampler=sampler, margin=margin)
+                 seconds: float | None = None, sampler=None, margin: float = 1.0) -> None:
+        # its own worlds weighed by the others' bids (`infer`); the 25N greedy play-outs' worlds are plain ones,
+        # as `pimc`'s (weighing costs about ten times a plain world, and they sample many)
+        super().__init__(seed, rules, PLAYOUTS_PER_WORLD * worlds, seconds,
+                         sampler=sampler if sampler is not None else Inferred(seed), margin=margin)
+        self._plain = sampler if sampler is not None else sample
+        self._weighed = self.sampler
         self.worlds = worlds
         self.measure = auto_measure(rules) if rules is not None else "tricks"
         self._searches: dict = {}  # the kernel's searches by game (a table each), kept from world to world
@@ -64,6 +77,10 @@ class PimcddPlayer(PimcPlayer):
         self._big = 0  # the cards in the hands when a world's search passed WORLD_NODES (0: never)
 
     def act(self, view: dict, legal: list[int]) -> int:
+        # a deal whose hands held more than DD_CARDS cards: plain worlds (weighed ones would make a decision
+        # cost more than a `pimc:500` one there)
+        played = sum(len(t["cards"]) for t in view["trick_history"]) + len(view["current_trick"])
+        self.sampler = self._weighed if WEIGHED and sum(view["hand_sizes"]) + played <= DD_CARDS else self._plain
         if len(legal) > 1 and view["phase"] in ("play", "xplay") and legal[-1] < self.rules.A_DISCARD:
             if self._split(view):  # a defender paid for more than what the declarer's side takes
                 return self._playouts().act(view, legal)
@@ -82,7 +99,7 @@ class PimcddPlayer(PimcPlayer):
         """`pimc` with 25N greedy play-outs a decision (`pimc:500` for N = 20), made when first needed."""
         if self._greedy is None:
             self._greedy = PimcPlayer(self.rng.getrandbits(32), self.rules, GREEDY_PER_WORLD * self.worlds,
-                                      self.seconds, sampler=self.sampler, margin=self.margin)
+                                      self.seconds, sampler=self._plain, margin=self.margin)
         return self._greedy
 
     def _split(self, view: dict) -> bool:

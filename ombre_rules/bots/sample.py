@@ -161,18 +161,23 @@ class Knowledge:
         return voids
 
 
-def sample(k: Knowledge, rng: random.Random, tries: int = 20) -> State | None:
-    """A world consistent with the knowledge, at the decision point; None when none was found."""
+Check = Callable[[State, int, int], bool]  # (world before the action, seat, action) -> keep the world
+
+
+def sample(k: Knowledge, rng: random.Random, tries: int = 20, check: Check | None = None) -> State | None:
+    """A world consistent with the knowledge, at the decision point; None when none was found. `check`, when
+    given, is asked before each action of another seat that the seat saw taken (its card not hidden), as the
+    world replays it: False drops the world (`infer.Inferred` weighs worlds by what the others chose)."""
     if not k.consistent:
         return None
     for _ in range(tries):
-        w = _try(k, rng)
+        w = _try(k, rng, check)
         if w is not None:
             return w
     return None
 
 
-def _try(k: Knowledge, rng: random.Random) -> State | None:
+def _try(k: Knowledge, rng: random.Random, check: Check | None = None) -> State | None:
     r = k.rules
     bits = r.deck.bits  # the deck's table look-up, as cards.bits gives
     n = r.players
@@ -272,6 +277,8 @@ def _try(k: Knowledge, rng: random.Random) -> State | None:
         verbs = r.action_verbs
         for s, text, a in k.steps:
             if a is not None:
+                if check is not None and s != me and not check(w, s, a):
+                    return None
                 w.apply(a)
                 continue
             if text == "discard" and left[s] and FAST_DISCARDS:

@@ -46,8 +46,9 @@ def budget(name: str) -> str:
             return f"Monte-Carlo over double-dummy solves, {arg[:-1]} seconds a decision"
         n = int(arg) if arg else DEFAULT_WORLDS
         return (f"Monte-Carlo over double-dummy solves, {n} worlds a card ({PLAYOUTS_PER_WORLD * n} double-dummy "
-                f"play-outs for another choice, {GREEDY_PER_WORLD * n} greedy ones where the hands hold more than "
-                f"{DD_CARDS} cards)")
+                f"play-outs for another choice; {GREEDY_PER_WORLD * n} greedy ones where the hands hold more than "
+                f"{DD_CARDS} cards, and for a defender's card where the defenders are paid apart; worlds weighed by "
+                f"the others' bids where the hands hold at most {DD_CARDS})")
     if arg.endswith("s"):
         return f"Monte-Carlo over greedy play-outs, {arg[:-1]} seconds a decision"
     return f"Monte-Carlo over greedy play-outs, {int(arg) if arg else DEFAULT_ROLLOUTS} play-outs a decision"
