@@ -16,8 +16,8 @@ consistent with its seat's view (the sampler of `pimc`) and looks at each world 
   which steps each card reaches (`banded`), far cheaper than exact values. The card with the best summed
   payment is played (then the best summed amount; greedy's card if it is among them, else the cheapest).
   Where the payment is not known, the exact values are summed instead. A seat against the declarer's side in
-  a contract that pays those seats for more than what the side takes (`Aim.split`: a codille paid to the
-  defender who took the most tricks, whisters paid for their own) plays `pimc`'s card with 25N greedy
+  a contract that pays those seats for more than what the side takes (`Aim.split`: a game paid to the
+  defender who took the most tricks, or defenders each paid for their own) plays `pimc`'s card with 25N greedy
   play-outs scored by its own payment: the side's values cannot tell it (in duplicate play of the cards alone,
   such defenders lost 1.1 a deal to `pimc:500`'s). A position the kernel cannot search
   (an excuse card still to come, a deck beyond it, the kernel not built) is left to `pimc` with N play-outs
