@@ -165,6 +165,11 @@ def play_chunk(variant: str, options: dict, names: list[str], seed: int, first: 
     return [play_deal(rules, names, seed, i, i < judged, before) for i in range(first, first + count)]
 
 
+def _everyone(names: list[str], before: str | None) -> list[str]:
+    """The players a run makes: the seats' and the one of the decisions before the first card, if named."""
+    return names + [before] if before is not None else names
+
+
 def _prepared(variant: str, options: dict, names: list[str]) -> None:
     """The rules loaded and the players prepared (`players.prepare`) in this process, once, before any chunk."""
     prepare(names, _rules(variant, options))
@@ -294,7 +299,7 @@ def run(variant: str, options: dict, names: list[str], seed: int, deals: int, jo
         raise OmbreError(f"--players names {len(names)} players; {rules.variant} has {rules.players} seats")
     # unknown names fail here, before any work starts; what the players learn once per variant is learnt
     # here too, before the clock starts and before local workers are forked (they inherit it)
-    every = names + [before] if before is not None else names
+    every = _everyone(names, before)
     prepare(every, rules)
     if dask is not None:
         yield from _run_dask(variant, options, names, seed, deals, dask, judged, ready, before)
@@ -374,8 +379,7 @@ def _run_dask(variant: str, options: dict, names: list[str], seed: int, deals: i
               judged: int = 0, ready: Callable[[], None] | None = None, before: str | None = None) -> Iterator[dict]:
     with _client(address) as client:
         workers = max(1, sum(client.nthreads().values()))
-        # rules and players ready on every worker before the play
-        client.run(_prepared, variant, options, names + [before] if before is not None else names)
+        client.run(_prepared, variant, options, _everyone(names, before))  # rules and players ready before the play
         if ready is not None:
             ready()
 
