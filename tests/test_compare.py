@@ -214,12 +214,12 @@ def test_each_bot_is_described_with_its_budget_and_where_its_strength_is_measure
         "Monte-Carlo over greedy play-outs, 200 play-outs a decision",
         "Monte-Carlo over greedy play-outs, 40 play-outs a decision",
         "Monte-Carlo over greedy play-outs, 2 seconds a decision",
-        "Monte-Carlo over double-dummy solves, 20 worlds a card (40 double-dummy play-outs for another choice; 500 "
-        "greedy ones where the hands hold more than 30 cards, and for a defender's card where the defenders are paid "
-        "apart; worlds weighed by the others' bids where the hands hold at most 30)",
-        "Monte-Carlo over double-dummy solves, 8 worlds a card (16 double-dummy play-outs for another choice; 200 "
-        "greedy ones where the hands hold more than 30 cards, and for a defender's card where the defenders are paid "
-        "apart; worlds weighed by the others' bids where the hands hold at most 30)",
+        "Monte-Carlo over double-dummy solves, 20 worlds a card (500 greedy play-outs for another choice, and for a "
+        "defender's card where the defenders are paid apart; worlds weighed by the others' bids and cards where the "
+        "hands hold at most 30)",
+        "Monte-Carlo over double-dummy solves, 8 worlds a card (200 greedy play-outs for another choice, and for a "
+        "defender's card where the defenders are paid apart; worlds weighed by the others' bids and cards where the "
+        "hands hold at most 30)",
         "Monte-Carlo over double-dummy solves, 3 seconds a decision"]
     rules = load("ombre-a-dos")
     info = players_info([compare.Run("ombre-a-dos", {}, rules, ["pimcdd:8", "pimcdd:8"])])

@@ -6,7 +6,7 @@ import random
 import pytest
 
 from ombre_rules.bots.greedy import GreedyPolicy
-from ombre_rules.bots.infer import INFERRED, Inferred
+from ombre_rules.bots.infer import CARD_MATCH, INFERRED, Inferred
 from ombre_rules.bots.sample import Knowledge, sample
 from ombre_rules.bots.seat import from_state
 from ombre_rules.engine import State
@@ -136,3 +136,100 @@ def test_pimcdd_weighs_its_worlds_in_deals_of_at_most_30_cards(monkeypatch):
     p = PimcddPlayer(1, r, worlds=2)
     p.act(s.view(s.to_move, True), s.legal_actions())
     assert p.sampler is sample
+
+
+def _mid_play(r, deals: int, seed: int, every: int = 4) -> list[State]:
+    """States of greedy deals (played by greedy players) in the play, every `every` actions into it."""
+    out = []
+    for i in range(deals):
+        s = State(r, seed=seed + i, dealer=i % r.players)
+        ps = [make_player("greedy", k, r) for k in range(r.players)]
+        n = 0
+        while not s.is_terminal:
+            if s.phase == PLAY and s.declarer >= 0:
+                n += 1
+                if n % every == 0 and len(s.legal_actions()) > 1:
+                    out.append(s.clone())
+            s.apply(act(ps[s.to_move], s, s.to_move))
+    return out
+
+
+def _card_likelihood(w: State, me: int) -> float:
+    """The weight of the cards in world `w`, worked out again from the deal replayed from its start: each card
+    another seat played with a choice is set against `GreedyPolicy.choose` for that seat."""
+    r = w.rules
+    policy = GreedyPolicy(seed=0)
+    x = State(r, dealer=w.dealer, pool=w.pool_before, hands=list(w.deal_hands), talon=list(w.deal_talon))
+    weight = 1.0
+    for a in w.history:
+        seat = x.to_move
+        if x.phase == PLAY and seat != me and a < r.A_DISCARD and not x.trump_open:
+            cards = [c for c in x.legal_actions() if c < r.A_DISCARD]
+            if len(cards) > 1 and policy.choose(from_state(x, seat), cards) != a:
+                weight *= (1 - CARD_MATCH) / ((len(cards) - 1) * CARD_MATCH)
+        x.apply(a)
+    return weight
+
+
+@pytest.mark.parametrize("variant,ones,worlds", [("ombre", 24, 120), ("tresillo", 26, 120), ("preference", 37, 120)])
+def test_a_weighed_world_carries_the_likelihood_of_the_cards_played(variant, ones, worlds):
+    """In the play of greedy deals, `Inferred.weighed` gives the world `__call__` gives from the same draws, and
+    its weight is the likelihood of the others' cards worked out again by replaying the world's deal: 1 when
+    each card a seat chose is greedy's, times (1 - CARD_MATCH) / ((n - 1) CARD_MATCH) for each one of n legal
+    cards that is not. Of `worlds` worlds, `ones` carry weight 1 (the real deal's own cards are greedy's)."""
+    r = load(variant)
+    inferred = Inferred(seed=3)
+    got = []
+    for s in _mid_play(r, 4, seed=20)[:12]:
+        me = s.to_move
+        k = Knowledge(r, s.view(me))
+        for i in range(10):
+            w, weight = inferred.weighed(k, random.Random(i))
+            same = inferred(k, random.Random(i))
+            assert same is not None and (w.hands, w.talon, w.history) == (same.hands, same.talon, same.history)
+            assert weight == pytest.approx(_card_likelihood(w, me), rel=1e-12)
+            got.append(weight)
+    assert (sum(x == 1.0 for x in got), len(got)) == (ones, worlds)
+    assert min(got) < 0.05
+
+
+class _Weights:
+    """A sampler whose worlds are the plain sampler's, with weights read off a list in turn."""
+
+    def __init__(self, weights: list[float]) -> None:
+        self.weights = weights
+        self.i = 0
+
+    def __call__(self, k, rng):
+        return sample(k, rng)
+
+    def weighed(self, k, rng):
+        w = sample(k, rng)
+        x = self.weights[self.i % len(self.weights)]
+        self.i += 1
+        return (w, x) if w is not None else None
+
+
+def test_pimcdd_sums_its_cards_values_by_the_worlds_weights():
+    """`pimcdd`'s card is the best by the weighed sum over its worlds: with 4 worlds weighed 1, 0, 0, 0 it plays
+    the card it plays from the first world alone, and with weights 1, 1, 1, 1 the card of all 4 worlds; the
+    two differ at 3 of these 40 positions of ombre's play (were the weights ignored, the first check would fail
+    there)."""
+    from ombre_rules.bots.pimcdd import PimcddPlayer
+
+    r = load("ombre")
+    differ = 0
+    positions = [s for s in _mid_play(r, 12, seed=50, every=2)
+                 if s.legal_actions()[-1] < r.A_DISCARD and len(s.legal_actions()) > 2][:40]
+    assert len(positions) == 40
+    for s in positions:
+        me = s.to_move
+        legal = s.legal_actions()
+        got = {}
+        for name, worlds, weights in (("first", 4, [1.0, 0.0, 0.0, 0.0]), ("alone", 1, [1.0]),
+                                      ("all", 4, [1.0])):
+            p = PimcddPlayer(7, r, worlds=worlds, sampler=_Weights(weights))
+            got[name] = p._cards(Knowledge(r, s.view(me)), me, legal)
+        assert got["first"] == got["alone"]
+        differ += got["all"] != got["alone"]
+    assert differ == 3

@@ -47,28 +47,31 @@ def test_banded_values_end_the_side_on_the_highest_step_each_card_reaches():
     assert s.asked == [[-1, 0]]
 
 
-def test_other_choices_of_a_large_deal_are_made_with_greedy_play_outs():
-    """Quadrille's hands hold 40 cards: a bid is `pimc`'s with 25N greedy play-outs; Ombre's 27: double-dummy."""
+def test_every_choice_but_a_card_is_made_with_greedy_play_outs():
+    """A bid is `pimc`'s with 25N greedy play-outs in plain worlds, in Quadrille (hands of 40 cards) as in Ombre
+    (27): the very bid a `pimc` player with that budget and generator makes."""
     from ombre_rules import State, load
+    from ombre_rules.bots import PimcPlayer
     from ombre_rules.bots.pimcdd import PimcddPlayer
+    from ombre_rules.bots.sample import sample
 
-    for variant, large in (("quadrille", True), ("ombre", False)):
+    for variant in ("quadrille", "ombre"):
         rules = load(variant)
         s = State(rules, seed=3)
         p = PimcddPlayer(1, rules, worlds=4)
         p.prepare(rules)
         legal = s.legal_actions()
+        view = s.view(s.to_move, True)
         assert len(legal) > 1
-        assert p.act(s.view(s.to_move, True), legal) in legal
-        assert (p._greedy is not None) == large
-        if large:
-            assert p._greedy.rollouts == 100
+        got = p.act(view, legal)
+        twin = PimcddPlayer(1, rules, worlds=4)
+        assert p._greedy is not None and p._greedy.rollouts == 100 and p._greedy.sampler is sample
+        assert got == PimcPlayer(twin.rng.getrandbits(32), rules, 100).act(view, legal)
 
 
 def test_a_deal_too_large_to_search_is_left_to_greedy_play_outs(monkeypatch):
     """A world's search that passes `WORLD_NODES` gives the decision to `pimc`'s play-outs, and so do the later
-    decisions of deals with as many cards in the hands (a 52-card deal's first tricks); a line of play-out
-    stopped so is finished by greedy."""
+    decisions of deals with as many cards in the hands (a 52-card deal's first tricks)."""
     from ombre_rules import State, load
     from ombre_rules.bots import pimcdd
     from ombre_rules.engine.phases import PLAY
@@ -89,9 +92,6 @@ def test_a_deal_too_large_to_search_is_left_to_greedy_play_outs(monkeypatch):
     p.prepare(rules)
     assert p.act(view, legal) in legal
     assert p._big == sum(h.bit_count() for h in s.hands) and p._pimc is not None and p._pimc.rollouts == 3 * len(legal)
-    world = s.clone()
-    p._dd_play(world, p.policy)  # every search stopped: greedy plays the deal out
-    assert world.phase != PLAY and world.res is not None
 
 
 def test_a_defender_paid_for_more_than_the_sides_amount_plays_by_greedy_play_outs():

@@ -1,11 +1,13 @@
 """The Monte-Carlo player over double-dummy solves (`pimcdd`): it deals the hidden cards anew in worlds
 consistent with its seat's view (the sampler of `pimc`) and looks at each world with every hand open.
 
-- Its worlds are weighed by what the other seats chose before the play (`infer.Inferred`): a world in which a
-  greedy player with that seat's cards would not have bid, named trumps or defended as the seat did survives
-  each such choice with probability 0.1, so that a seat that bid high is dealt a hand it would bid so with.
-  That is done in deals whose hands hold at most 30 cards (DD_CARDS); in larger ones, and in the 25N greedy
-  play-outs below, the worlds are plain ones, as `pimc`'s: weighing costs about ten times a plain world.
+- The worlds of its cards are weighed by what the other seats chose before the play (`infer.Inferred`): a
+  world in which a greedy player with that seat's cards would not have bid, named trumps or defended as the
+  seat did survives each such choice with probability 0.1, so that a seat that bid high is dealt a hand it
+  would bid so with. That is done in deals whose hands hold at most 30 cards (WEIGHED_CARDS); in larger ones,
+  and in the 25N greedy play-outs below, the worlds are plain ones, as `pimc`'s: weighing costs about ten times
+  a plain world. The cards the others played weigh them as well (`Inferred.weighed`: each card that is not
+  greedy's there makes the world less likely), and each world's values count by its weight.
 
 - A card (when every legal action is a card): in each of N worlds (or as many as X seconds allow), what the
   declarer's side ends with after each card, double-dummy (its tricks, or card points on a deck that counts
@@ -23,12 +25,11 @@ consistent with its seat's view (the sampler of `pimc`) and looks at each world 
   (an excuse card still to come, a deck beyond it, the kernel not built) is left to `pimc` with N play-outs
   per card.
 - Any other choice (a bid, a discard or the draw, a trump, a stop after a claim, a concession, a defence):
-  decided as `pimc` decides, in two stages over 2N play-outs, but each play-out's cards are played
-  double-dummy (the rest of the auction and the exchange by greedy players, then a line of play that keeps each
-  side's value, settled by the engine): half the budget plays every action out in the same worlds and names
-  the best one other than greedy's, the rest sets that candidate against greedy's action in fresh worlds.
-  When the hands hold more than 30 cards in all (four hands of ten, say), a whole deal costs too much to
-  solve 2N times a decision: the choice is `pimc`'s with 25N greedy play-outs (`pimc:500` for N = 20)."""
+  `pimc`'s, with 25N greedy play-outs in plain worlds (`pimc:500` for N = 20). Double-dummy play-outs cost
+  over ten greedy ones, so at a `pimc:500` decision's cost they were 2N = 40: too few to tell a better bid
+  from noise, and in duplicate matches against `pimc:500` (150 deals each) such bids lost where greedy
+  play-outs did not: on tresillo −1.01 a deal against +0.03, on ombre −0.84 against +0.45 (see the README).
+"""
 from __future__ import annotations
 
 import time
@@ -38,23 +39,22 @@ from ..solve.aim import Aim, contract_aim
 from ..solve.analysis import auto_measure
 from ..solve.fast import KernelSolver, counted
 from ..solve.search import NotInPlay, SearchLimit
-from .greedy import GreedyPolicy
 from .infer import Inferred
-from .pimc import PimcPlayer, playout
+from .pimc import PimcPlayer
 from .sample import Knowledge, sample
-from .seat import from_state, from_view
+from .seat import from_view
 
 DEFAULT_WORLDS = 20
-PLAYOUTS_PER_WORLD = 2  # a choice other than a card has 2N double-dummy play-outs
-DD_CARDS = 30  # ... when the hands hold at most this many cards in all (a whole deal solved in a few ms)
-GREEDY_PER_WORLD = 25  # else 25N greedy play-outs, as pimc:500 for N = 20 (a 40-card bid: 0.9 s double-dummy)
+WEIGHED_CARDS = 30  # its own worlds weighed when the hands hold at most this many cards in all
+GREEDY_PER_WORLD = 25  # a choice other than a card: 25N greedy play-outs, as pimc:500 for N = 20
 TT_BITS = 16  # the largest transposition table of one game's search: 4 * 2**16 entries
+CARD_WEIGHTS = True  # its worlds for a card weighed by the cards the others played (`Inferred.weighed`)
 WEIGHED = True  # its own worlds weighed by the others' bids (`infer`) in small deals (off: plain worlds throughout)
 WORLD_NODES = 20_000_000  # a world's search stopped past this (1-2 s; a 40-card deal's card took at most 5 M)
 
 
 class PimcddPlayer(PimcPlayer):
-    """Monte-Carlo player over double-dummy solves; its budget is N worlds a card decision (2N double-dummy
+    """Monte-Carlo player over double-dummy solves; its budget is N worlds a card decision (25N greedy
     play-outs for the others), or seconds a decision."""
 
     name = "pimcdd"
@@ -63,7 +63,7 @@ class PimcddPlayer(PimcPlayer):
                  seconds: float | None = None, sampler=None, margin: float = 1.0) -> None:
         # its own worlds weighed by the others' bids (`infer`); the 25N greedy play-outs' worlds are plain ones,
         # as `pimc`'s (weighing costs about ten times a plain world, and they sample many)
-        super().__init__(seed, rules, PLAYOUTS_PER_WORLD * worlds, seconds,
+        super().__init__(seed, rules, GREEDY_PER_WORLD * worlds, seconds,
                          sampler=sampler if sampler is not None else Inferred(seed), margin=margin)
         self._plain = sampler if sampler is not None else sample
         self._weighed = self.sampler
@@ -71,16 +71,16 @@ class PimcddPlayer(PimcPlayer):
         self.measure = auto_measure(rules) if rules is not None else "tricks"
         self._searches: dict = {}  # the kernel's searches by game (a table each), kept from world to world
         self._pimc: PimcPlayer | None = None
-        self._greedy: PimcPlayer | None = None  # greedy play-outs: a large deal's other choices, a split defence
+        self._greedy: PimcPlayer | None = None  # greedy play-outs: the choices other than cards, a split defence
         self._guess = 0  # the value of the last world searched
         self._paid: dict[int, tuple[Aim, tuple[int, ...]]] = {}  # contracts met, by index: aim, thresholds
         self._big = 0  # the cards in the hands when a world's search passed WORLD_NODES (0: never)
 
     def act(self, view: dict, legal: list[int]) -> int:
-        # a deal whose hands held more than DD_CARDS cards: plain worlds (weighed ones would make a decision
+        # a deal whose hands held more than WEIGHED_CARDS cards: plain worlds (weighed ones would make a decision
         # cost more than a `pimc:500` one there)
         played = sum(len(t["cards"]) for t in view["trick_history"]) + len(view["current_trick"])
-        self.sampler = self._weighed if WEIGHED and sum(view["hand_sizes"]) + played <= DD_CARDS else self._plain
+        self.sampler = self._weighed if WEIGHED and sum(view["hand_sizes"]) + played <= WEIGHED_CARDS else self._plain
         if len(legal) > 1 and view["phase"] in ("play", "xplay") and legal[-1] < self.rules.A_DISCARD:
             if self._split(view):  # a defender paid for more than what the declarer's side takes
                 return self._playouts().act(view, legal)
@@ -91,9 +91,7 @@ class PimcddPlayer(PimcPlayer):
                 self._pimc = PimcPlayer(self.rng.getrandbits(32), self.rules, self.worlds * len(legal),
                                         self.seconds)
             return self._pimc.act(view, legal)
-        if sum(view["hand_sizes"]) > DD_CARDS:  # a whole deal too large to solve 2N times a decision
-            return self._playouts().act(view, legal)
-        return super().act(view, legal)
+        return self._playouts().act(view, legal)  # a bid, a discard, a trump, a claim: greedy play-outs
 
     def _playouts(self) -> PimcPlayer:
         """`pimc` with 25N greedy play-outs a decision (`pimc:500` for N = 20), made when first needed."""
@@ -121,14 +119,19 @@ class PimcddPlayer(PimcPlayer):
         a world's position is one the kernel cannot search."""
         if self._big and sum(k.v["hand_sizes"]) >= self._big:  # as large as a deal too large to search
             return None
-        total = dict.fromkeys(legal, 0)
+        total = dict.fromkeys(legal, 0.0)
         worth = dict.fromkeys(legal, 0.0)
+        weighed = getattr(self.sampler, "weighed", None) if CARD_WEIGHTS else None
         done = 0
         mine = False
         last = None
         end = time.perf_counter() + self.seconds if self.seconds is not None else None
         while done < self.worlds if end is None else not done or time.perf_counter() < end:
-            w = self.sampler(k, self.rng)
+            if weighed is not None:
+                got_w = weighed(k, self.rng)
+                w, wt = got_w if got_w is not None else (None, 1.0)
+            else:
+                w, wt = self.sampler(k, self.rng), 1.0
             if w is None:
                 break
             try:
@@ -142,9 +145,9 @@ class PimcddPlayer(PimcPlayer):
             mine, last = me in side, w
             table = self._payment(w)[0]
             for c in legal:
-                total[c] += vals[c]
+                total[c] += wt * vals[c]
                 paid = table.worth(base + aim * vals[c]) if table is not None else None
-                worth[c] += paid if paid is not None else 0.0
+                worth[c] += wt * paid if paid is not None else 0.0
             done += 1
         greedy = self.policy.choose(from_view(self.rules, k.v), legal)
         if not done:
@@ -205,35 +208,6 @@ class PimcddPlayer(PimcPlayer):
             s.search.limits(s.search.nodes + WORLD_NODES, None)
         return s
 
-    # -- other choices: pimc's, with play-outs whose cards are double-dummy -----------------------------------
-    def _payout(self, world, a: int, me: int) -> int:
-        """`me`'s payment when action `a` is taken in `world` (left unchanged) and the deal is played out."""
-        x = world.clone()
-        x.apply(a)
-        playout(x, self.policy, self._dd_play)
-        return x.res.payments[me]
-
-    def _dd_play(self, world, policy: GreedyPolicy) -> None:
-        """The play phase of a play-out: the cards double-dummy where the kernel can search the position (a line
-        of play that keeps each side's value), the rest (a claim, a concession, trumps the first lead fixes, an
-        excuse card) as greedy chooses."""
-        nd = world.rules.A_DISCARD
-        aim = _aim(world, self.measure)
-        while world.phase == PLAY:
-            legal = world.legal_actions()
-            s = self._solver(world, aim) if legal[-1] < nd and not world.trump_open else None
-            try:
-                line = s.line() if s is not None else None
-            except SearchLimit:
-                line = None
-            if line is None:
-                world.apply(legal[0] if len(legal) == 1 else policy.choose(from_state(world, world.to_move), legal))
-                continue
-            for c in line:  # until the deal ends or a choice other than a card opens
-                if world.phase != PLAY or (world.claim_pending or world.concede_ok) and world.legal_actions()[-1] >= nd:
-                    break
-                world.apply(c)
-
 
 def banded(s: KernelSolver, steps: tuple[int, ...], base: int, aim: int) -> dict[int, int]:
     """Each legal card's value of the rest in as far as the payment depends on it: the side ends with `base` +
@@ -248,13 +222,13 @@ def banded(s: KernelSolver, steps: tuple[int, ...], base: int, aim: int) -> dict
     return {c: aim * ((steps[r - 1] if r else steps[0] - 1) - base) for c, r in on.items()}
 
 
-def best_card(legal: list[int], worth: dict[int, float], total: dict[int, int], mine: bool, greedy: int,
+def best_card(legal: list[int], worth: dict[int, float], total: dict[int, float], mine: bool, greedy: int,
               power) -> int:
     """The card with the best summed expected payment (`worth`), then the best summed value (`total`), for the
     declarer's side (`mine`) or against it: greedy's card when it is among the best, else the one of least
     `power` (the cheapest)."""
     sign = 1 if mine else -1
-    score = {c: (round(sign * worth[c], 6), sign * total[c]) for c in legal}
+    score = {c: (round(sign * worth[c], 6), round(sign * total[c], 6)) for c in legal}
     best = max(score.values())
     keep = [c for c in legal if score[c] == best]
     if greedy in keep:

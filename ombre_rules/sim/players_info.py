@@ -7,7 +7,7 @@ from typing import Any
 
 from ..bots.greedy import LEARN_DEALS, MIN_SUCCESS, learnt
 from ..bots.pimc import DEFAULT_ROLLOUTS
-from ..bots.pimcdd import DD_CARDS, DEFAULT_WORLDS, GREEDY_PER_WORLD, PLAYOUTS_PER_WORLD
+from ..bots.pimcdd import DEFAULT_WORLDS, GREEDY_PER_WORLD, WEIGHED_CARDS
 from ..errors import OmbreError
 
 # each run's first deals whose card play is judged double-dummy, to state the bots' strength in every report:
@@ -45,10 +45,9 @@ def budget(name: str) -> str:
         if arg.endswith("s"):
             return f"Monte-Carlo over double-dummy solves, {arg[:-1]} seconds a decision"
         n = int(arg) if arg else DEFAULT_WORLDS
-        return (f"Monte-Carlo over double-dummy solves, {n} worlds a card ({PLAYOUTS_PER_WORLD * n} double-dummy "
-                f"play-outs for another choice; {GREEDY_PER_WORLD * n} greedy ones where the hands hold more than "
-                f"{DD_CARDS} cards, and for a defender's card where the defenders are paid apart; worlds weighed by "
-                f"the others' bids where the hands hold at most {DD_CARDS})")
+        return (f"Monte-Carlo over double-dummy solves, {n} worlds a card ({GREEDY_PER_WORLD * n} greedy play-outs "
+                f"for another choice, and for a defender's card where the defenders are paid apart; worlds weighed "
+                f"by the others' bids and cards where the hands hold at most {WEIGHED_CARDS})")
     if arg.endswith("s"):
         return f"Monte-Carlo over greedy play-outs, {arg[:-1]} seconds a decision"
     return f"Monte-Carlo over greedy play-outs, {int(arg) if arg else DEFAULT_ROLLOUTS} play-outs a decision"
