@@ -27,8 +27,8 @@ consistent with its seat's view (the sampler of `pimc`) and looks at each world 
 - Any other choice (a bid, a discard or the draw, a trump, a stop after a claim, a concession, a defence):
   `pimc`'s, with 25N greedy play-outs in plain worlds (`pimc:500` for N = 20). Double-dummy play-outs cost
   over ten greedy ones, so at a `pimc:500` decision's cost they were 2N = 40: too few to tell a better bid
-  from noise, and in duplicate matches against `pimc:500` (150 deals each) such bids lost where greedy
-  play-outs did not: on tresillo −1.01 a deal against +0.03, on ombre −0.84 against +0.45 (see the README).
+  from noise, and in duplicate matches against `pimc:500` such bids lost where greedy play-outs did not (the
+  figures are in the README).
 """
 from __future__ import annotations
 
