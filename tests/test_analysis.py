@@ -146,6 +146,28 @@ def test_the_match_command(capsys):
     assert capsys.readouterr().err == "ombre: error: match two different players (A and B are the same)\n"
 
 
+def test_the_match_rows_give_the_gains_back(tmp_path, capsys):
+    """`match --rows`: one row per deal and line-up, whose payments give the printed gain again (what a
+    notebook pooling runs of other seeds does)."""
+    path = tmp_path / "m.csv"
+    assert main(["match", "ombre-a-dos", "greedy", "random", "--deals", "7", "--seed", "3", "-q", "--json",
+                 "--rows", str(path)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    with open(path, newline="") as f:
+        got = list(csv.DictReader(f))
+    names = [nm for nm, _ in lineups("greedy", "random", 2)]
+    assert [r["lineup"] for r in got] == [nm for nm in names for _ in range(7)]
+    assert [int(r["deal"]) for r in got] == list(range(7)) * 6
+    assert {r["variant"] for r in got} == {"ombre-a-dos"}
+    pay = {(r["lineup"], int(r["deal"])): [int(r["pay_seat_0"]), int(r["pay_seat_1"])] for r in got}
+    for x, y in (("greedy", "random"), ("random", "greedy")):
+        gain = [sum(pay[f"{x} at {s}", i][s] - pay[f"all {y}", i][s] for s in range(2)) / 2 for i in range(7)]
+        assert out["gain"][x]["mean"] == pytest.approx(sum(gain) / 7)
+        assert out["gain"][x]["better"] == sum(g > 0 for g in gain)
+    assert main(["match", "ombre-a-dos", "greedy", "random", "--rows", str(tmp_path / "m.txt")]) == 1
+    assert "name a .csv, .jsonl or .parquet file" in capsys.readouterr().err
+
+
 def test_a_match_of_the_card_play_alone_shares_every_decision_before_the_first_card():
     """With `before`, every line-up plays the same auction and exchange (those of the named player at every
     seat) and differs from the first card on; the gains are computed from those line-ups as without it."""

@@ -9,16 +9,20 @@ field of A) is reported too: against a field of the other bot, each one's gain o
 --double-dummy each bot's cards are judged against the best play with every hand open, in the deals it
 played at every seat: what it lost per card. With --before-play P, P makes every decision before the first
 card at every seat, the same in every line-up (the same contracts, exchanges and hands): the match then
-measures the card play alone, with far less noise than whole deals, whose bids differ."""
+measures the card play alone, with far less noise than whole deals, whose bids differ. With --rows FILE, one
+row per deal and line-up (the columns of `simulate --rows`, and `lineup`: "all B", "A at 0", ...): the data
+to pool runs of other seeds, or to split the gain by contract, in a notebook."""
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from array import array
 
 from ..errors import OmbreError
 from .inference import normal_p
+from .rows import Rows, Target, row
 from .runner import _rules, collect, run
 from .stats import Moments, ratio_ci
 
@@ -43,6 +47,8 @@ def add_parser(sub, check_run, players_help: str, options) -> None:
     s.add_argument("--before-play", metavar="P", help="player P makes every decision before the first card (the "
                    "auction, the exchange), the same in every line-up: the match measures the card play alone")
     s.add_argument("--option", action="append", metavar="KEY=VALUE", help="set a variant option (repeatable)")
+    s.add_argument("--rows", metavar="FILE", help="also write one row per deal and line-up to FILE (.csv, .jsonl "
+                   "or .parquet): the columns of simulate --rows, and lineup ('all B', 'A at 0', ...)")
     s.add_argument("--json", action="store_true", help="print one JSON object instead of the text")
     s.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     s.set_defaults(fn=lambda args: cmd_match(args, check_run, options))
@@ -59,12 +65,21 @@ def lineups(a: str, b: str, n: int) -> list[tuple[str, list[str]]]:
 
 def match(variant: str, options: dict, a: str, b: str, deals: int, seed: int = 1, jobs: int = 1,
           dask: str | None = None, double_dummy: bool = False, quiet: bool = True,
-          before: str | None = None) -> dict:
+          before: str | None = None, rows: Target | None = None) -> dict:
     """Play the match (see the module); its gains (each bot's over the other, per deal and seat, and per seat),
     losses per card, the deals played and the match's wall time. `before` names the player of every decision
-    before the first card, in every line-up (the card play alone is measured)."""
-    t0 = time.perf_counter()
+    before the first card, in every line-up (the card play alone is measured); `rows`, a file that takes a row
+    per deal and line-up."""
     rules = _rules(variant, options)
+    if rows is None:
+        return _match(rules, variant, options, a, b, deals, seed, jobs, dask, double_dummy, quiet, before, None)
+    with rows.open(rules.players, double_dummy, ("lineup",)) as table:
+        return _match(rules, variant, options, a, b, deals, seed, jobs, dask, double_dummy, quiet, before, table)
+
+
+def _match(rules, variant: str, options: dict, a: str, b: str, deals: int, seed: int, jobs: int,
+           dask: str | None, double_dummy: bool, quiet: bool, before: str | None, table: Rows | None) -> dict:
+    t0 = time.perf_counter()
     n = rules.players
     pays: dict[str, list[array]] = {}  # per line-up, per seat, the payment deal by deal
     dd: dict[str, list[tuple[float, float]]] = {a: [], b: []}  # per bot at every seat: (lost, cards) a deal
@@ -74,9 +89,11 @@ def match(variant: str, options: dict, a: str, b: str, deals: int, seed: int = 1
         measure = double_dummy and label in ("all " + a, "all " + b)
         who = names[0]
 
-        def sink(x: dict, per=per, measure=measure, who=who) -> None:
+        def sink(x: dict, per=per, measure=measure, who=who, label=label) -> None:
             for k, p in enumerate(x["payments"]):
                 per[k].append(p)
+            if table is not None:
+                table.add({"lineup": label, **row(rules.variant, x, n)})
             if measure and x.get("double_dummy"):
                 d = x["double_dummy"]
                 dd[who].append((sum(d["lost"]), sum(d["cards"])))
@@ -145,7 +162,10 @@ def cmd_match(args, check_run, options) -> int:
             make_player(nm, 0, rules)  # an unknown name or budget fails before any deal
     if args.first == args.second:
         raise OmbreError("match two different players (A and B are the same)")
+    rows = Target(args.rows) if args.rows else None
     out = match(args.variant, opts, args.first, args.second, args.deals, args.seed, args.jobs, args.dask,
-                args.double_dummy, args.quiet, args.before_play)
+                args.double_dummy, args.quiet, args.before_play, rows)
     print(json.dumps(out) if args.json else text(out))
+    if rows is not None:
+        print(f"rows written to {args.rows}", file=sys.stderr if args.json else sys.stdout)
     return 130 if out["interrupted"] else 0

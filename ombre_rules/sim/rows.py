@@ -21,7 +21,7 @@ FORMATS = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".parquet": "pa
 METRICS = ["WinnerShare", "AdvantageP1", "Duration", "LeadChange", "Drama", "DecisionMoves"]
 _HEAD = ["variant", "deal", "seed", "dealer", "players", "contract", "trump", "declarer", "declarer_position",
          "outcome", "passed_out", "declarer_success", "declarer_payment", "pool_net"]
-_STRINGS = {"variant", "contract", "trump", "outcome"}
+_STRINGS = {"variant", "contract", "trump", "outcome", "lineup"}
 _INTS = {"deal", "seed", "dealer", "players", "declarer", "declarer_position", "passed_out", "declarer_success",
          "declarer_payment", "pool_net", "Duration"}
 PARQUET_GROUP = 50_000  # rows of one Parquet row group (what is held before it is written)
@@ -139,9 +139,10 @@ class Target:
                                  "'ombre_rules[analysis]' (or write .csv or .jsonl)") from None
         target(path)
 
-    def open(self, players: int, double_dummy: bool = False) -> Rows:
-        """The file for the rows of variants of at most `players` seats."""
-        return Rows(self.path, columns(players, double_dummy))
+    def open(self, players: int, double_dummy: bool = False, first: tuple[str, ...] = ()) -> Rows:
+        """The file for the rows of variants of at most `players` seats; `first`, string columns before them
+        (a match's `lineup`)."""
+        return Rows(self.path, [*first, *columns(players, double_dummy)])
 
     def table(self, rules) -> Lines:
         """The file for the rows of one variant's result lines (what `simulate` writes)."""
