@@ -168,6 +168,33 @@ def test_the_match_rows_give_the_gains_back(tmp_path, capsys):
     assert "name a .csv, .jsonl or .parquet file" in capsys.readouterr().err
 
 
+def test_matches_of_other_seeds_pool_by_the_inverse_of_their_variance():
+    from ombre_rules.sim.inference import Z95
+    from ombre_rules.sim.match import from_text, pool, text
+
+    runs = [match("ombre-a-dos", {}, "greedy", "random", n, seed) for n, seed in ((8, 3), (12, 4))]
+    got = pool(runs)
+    assert (got["deals"], got["seeds"], got["players"]) == (20, [3, 4], ["greedy", "random"])
+    for x in ("greedy", "random"):
+        w = [(2 * Z95 / (r["gain"][x]["ci"][1] - r["gain"][x]["ci"][0])) ** 2 for r in runs]
+        mean = sum(wi * r["gain"][x]["mean"] for wi, r in zip(w, runs, strict=True)) / sum(w)
+        assert got["gain"][x]["mean"] == pytest.approx(mean)
+        assert got["gain"][x]["ci"] == pytest.approx([mean - Z95 / sum(w) ** 0.5, mean + Z95 / sum(w) ** 0.5])
+    back = [from_text(text(r)) for r in runs]  # the printed text read back, to 3 decimals
+    assert [(b["variant"], b["players"], b["seed"], b["deals"]) for b in back] == \
+        [("ombre-a-dos", ["greedy", "random"], 3, 8), ("ombre-a-dos", ["greedy", "random"], 4, 12)]
+    for b, r in zip(back, runs, strict=True):
+        assert b["gain"]["random"]["mean"] == pytest.approx(r["gain"]["random"]["mean"], abs=6e-4)
+    assert pool(back)["gain"]["greedy"]["mean"] == pytest.approx(got["gain"]["greedy"]["mean"], abs=2e-3)
+    with pytest.raises(OmbreError, match=r"^two matches with seed 3 play the same deals"):
+        pool([runs[0], runs[0]])
+    with pytest.raises(OmbreError, match=r"^pool matches of one variant and one pair of players: ombre-a-dos "
+                                         r"greedy against random, not ombre-a-dos random against greedy$"):
+        pool([runs[0], {**runs[1], "players": ["random", "greedy"]}])
+    with pytest.raises(OmbreError, match="^not the text of a match"):
+        from_text("ombre: 3 deals\n")
+
+
 def test_a_match_of_the_card_play_alone_shares_every_decision_before_the_first_card():
     """With `before`, every line-up plays the same auction and exchange (those of the named player at every
     seat) and differs from the first card on; the gains are computed from those line-ups as without it."""

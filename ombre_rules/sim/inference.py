@@ -21,9 +21,17 @@ ROUNDS = 1000  # bootstrap resamples
 def normal_p(mean: float, sd: float, n: int) -> float:
     """Two-sided p-value of a mean of n values with standard deviation sd against 0 (normal approximation); 1
     when nothing varies and the mean is 0, 0 when nothing varies and it is not."""
-    if n < 2 or sd == 0:
+    if n < 2:
         return 1.0 if mean == 0 else 0.0
-    return 2 * (1 - _N.cdf(abs(mean) / (sd / math.sqrt(n))))
+    return se_p(mean, sd / math.sqrt(n))
+
+
+def se_p(estimate: float, se: float) -> float:
+    """Two-sided p-value of a normal estimate with standard error se against 0 (1 or 0 when se is 0, as
+    `normal_p`)."""
+    if se == 0:
+        return 1.0 if estimate == 0 else 0.0
+    return 2 * (1 - _N.cdf(abs(estimate) / se))
 
 
 def holm(ps: list[float]) -> list[float]:

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from array import array
 
 from ..errors import OmbreError
-from .inference import normal_p
+from .inference import Z95, normal_p, se_p
 from .rows import Rows, Target, row
 from .runner import _rules, collect, run
 from .stats import Moments, ratio_ci
@@ -127,6 +128,39 @@ def _gain(pays: dict, x: str, y: str, n: int, deals: int) -> dict:
             "better": sum(g > 0 for g in gains), "worse": sum(g < 0 for g in gains)}
 
 
+def pool(outs: list[dict]) -> dict:
+    """Matches of the same two players (and variant) on other deals, pooled: each player's gain in a field of
+    the other as the mean of the matches' gains weighted by the inverse of their variance (each from its 95%
+    interval), with the pooled interval and p-value, and the deals in all. The matches' deals must differ
+    (other seeds): the same deals twice would count their luck twice."""
+    if not outs:
+        raise OmbreError("no match to pool")
+    a, b = outs[0]["players"]
+    for o in outs:
+        if o["players"] != [a, b] or o["variant"] != outs[0]["variant"]:
+            raise OmbreError(f"pool matches of one variant and one pair of players: {outs[0]['variant']} "
+                             f"{a} against {b}, not {o['variant']} {' against '.join(o['players'])}")
+    seeds = [o["seed"] for o in outs]
+    if len(set(seeds)) < len(seeds):
+        raise OmbreError(f"two matches with seed {max(seeds, key=seeds.count)} play the same deals: pool matches "
+                         f"of different seeds")
+    gain = {}
+    for x in (a, b):
+        w = m = 0.0
+        for o in outs:
+            g = o["gain"][x]
+            se = (g["ci"][1] - g["ci"][0]) / (2 * Z95)
+            if se <= 0:
+                raise OmbreError(f"the match of seed {o['seed']} has no spread to weigh it by ({x}'s interval is "
+                                 f"a point)")
+            w += 1 / se ** 2
+            m += g["mean"] / se ** 2
+        mean, se = m / w, w ** -0.5
+        gain[x] = {"mean": mean, "ci": [mean - Z95 * se, mean + Z95 * se], "p": se_p(mean, se)}
+    return {"variant": outs[0]["variant"], "players": [a, b], "seeds": seeds,
+            "deals": sum(o["deals"] for o in outs), "gain": gain}
+
+
 def _p(p: float) -> str:
     return "< 0.001" if p < 0.001 else f"{p:.3f}"
 
@@ -149,6 +183,25 @@ def text(out: dict) -> str:
         lines.append("interrupted: the figures cover the deals played in every way")
     lines.append(f"{out['seconds']:.0f} s")
     return "\n".join(lines)
+
+
+_HEAD = re.compile(r"^(?P<variant>.+): (?P<deals>[\d,]+) deals, each played \d+ ways \(seed (?P<seed>-?\d+)\)$")
+_GAIN = re.compile(r"^(?P<x>.+?) in a field of (?P<y>.+?): gains (?P<mean>[+-]\d+\.\d+) a deal and seat over .+? "
+                   r"\[(?P<lo>[+-]\d+\.\d+), (?P<hi>[+-]\d+\.\d+)\]")
+
+
+def from_text(txt: str) -> dict:
+    """What `pool` needs of a match, read back from its printed text (`text`, or `ombre match`'s output
+    without --json): variant, players, seed, deals and each player's gain with its interval (to 3 decimals)."""
+    lines = txt.strip().splitlines()
+    head = _HEAD.match(lines[0]) if lines else None
+    gains = [g for g in map(_GAIN.match, lines) if g is not None]
+    if head is None or len(gains) != 2:
+        raise OmbreError("not the text of a match: its first line names the variant, the deals and the seed, and "
+                         "two lines give each player's gain in a field of the other")
+    return {"variant": head["variant"], "players": [gains[0]["x"], gains[0]["y"]], "seed": int(head["seed"]),
+            "deals": int(head["deals"].replace(",", "")),
+            "gain": {g["x"]: {"mean": float(g["mean"]), "ci": [float(g["lo"]), float(g["hi"])]} for g in gains}}
 
 
 def cmd_match(args, check_run, options) -> int:
