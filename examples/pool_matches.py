@@ -16,7 +16,7 @@ import json
 import sys
 
 from ombre_rules.errors import OmbreError
-from ombre_rules.sim.match import from_text, pool
+from ombre_rules.sim.match import from_text, pool, pooled_text
 
 
 def read(path: str) -> dict:
@@ -35,17 +35,7 @@ def main() -> int:
     except (OSError, ValueError, KeyError, OmbreError) as e:
         print(f"pool_matches: {e}", file=sys.stderr)
         return 1
-    if a.json:
-        print(json.dumps(out))
-        return 0
-    x, y = out["players"]
-    print(f"{out['variant']}: {len(a.files)} matches, {out['deals']:,} deals (seeds "
-          f"{', '.join(map(str, out['seeds']))}), pooled")
-    for me, other in ((x, y), (y, x)):
-        g = out["gain"][me]
-        p_text = "< 0.001" if g["p"] < 0.001 else f"{g['p']:.3f}"
-        print(f"{me} in a field of {other}: gains {g['mean']:+.3f} a deal and seat [{g['ci'][0]:+.3f}, "
-              f"{g['ci'][1]:+.3f}], p {p_text}")
+    print(json.dumps(out) if a.json else pooled_text(out))
     return 0
 
 

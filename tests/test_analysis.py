@@ -170,7 +170,7 @@ def test_the_match_rows_give_the_gains_back(tmp_path, capsys):
 
 def test_matches_of_other_seeds_pool_by_the_inverse_of_their_variance():
     from ombre_rules.sim.inference import Z95
-    from ombre_rules.sim.match import from_text, pool, text
+    from ombre_rules.sim.match import from_text, pool, pooled_text, text
 
     runs = [match("ombre-a-dos", {}, "greedy", "random", n, seed) for n, seed in ((8, 3), (12, 4))]
     got = pool(runs)
@@ -186,6 +186,11 @@ def test_matches_of_other_seeds_pool_by_the_inverse_of_their_variance():
     for b, r in zip(back, runs, strict=True):
         assert b["gain"]["random"]["mean"] == pytest.approx(r["gain"]["random"]["mean"], abs=6e-4)
     assert pool(back)["gain"]["greedy"]["mean"] == pytest.approx(got["gain"]["greedy"]["mean"], abs=2e-3)
+    g = got["gain"]["greedy"]
+    assert pooled_text(got).splitlines()[:2] == [
+        "ombre-a-dos: 2 matches, 20 deals (seeds 3, 4), pooled",
+        f"greedy in a field of random: gains {g['mean']:+.3f} a deal and seat [{g['ci'][0]:+.3f}, "
+        f"{g['ci'][1]:+.3f}], p {'< 0.001' if g['p'] < 0.001 else format(g['p'], '.3f')}"]
     with pytest.raises(OmbreError, match=r"^two matches with seed 3 play the same deals"):
         pool([runs[0], runs[0]])
     with pytest.raises(OmbreError, match=r"^pool matches of one variant and one pair of players: ombre-a-dos "

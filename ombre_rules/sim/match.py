@@ -20,10 +20,11 @@ import re
 import sys
 import time
 from array import array
+from contextlib import nullcontext
 
 from ..errors import OmbreError
 from .inference import Z95, normal_p, se_p
-from .rows import Rows, Target, row
+from .rows import Target, row
 from .runner import _rules, collect, run
 from .stats import Moments, ratio_ci
 
@@ -71,40 +72,33 @@ def match(variant: str, options: dict, a: str, b: str, deals: int, seed: int = 1
     losses per card, the deals played and the match's wall time. `before` names the player of every decision
     before the first card, in every line-up (the card play alone is measured); `rows`, a file that takes a row
     per deal and line-up."""
-    rules = _rules(variant, options)
-    if rows is None:
-        return _match(rules, variant, options, a, b, deals, seed, jobs, dask, double_dummy, quiet, before, None)
-    with rows.open(rules.players, double_dummy, ("lineup",)) as table:
-        return _match(rules, variant, options, a, b, deals, seed, jobs, dask, double_dummy, quiet, before, table)
-
-
-def _match(rules, variant: str, options: dict, a: str, b: str, deals: int, seed: int, jobs: int,
-           dask: str | None, double_dummy: bool, quiet: bool, before: str | None, table: Rows | None) -> dict:
     t0 = time.perf_counter()
+    rules = _rules(variant, options)
     n = rules.players
     pays: dict[str, list[array]] = {}  # per line-up, per seat, the payment deal by deal
     dd: dict[str, list[tuple[float, float]]] = {a: [], b: []}  # per bot at every seat: (lost, cards) a deal
     played = deals
-    for label, names in lineups(a, b, n):
-        per = pays[label] = [array("q") for _ in range(n)]
-        measure = double_dummy and label in ("all " + a, "all " + b)
-        who = names[0]
+    with rows.open(n, double_dummy, ("lineup",)) if rows is not None else nullcontext() as table:
+        for label, names in lineups(a, b, n):
+            per = pays[label] = [array("q") for _ in range(n)]
+            measure = double_dummy and label in ("all " + a, "all " + b)
+            who = names[0]
 
-        def sink(x: dict, per=per, measure=measure, who=who, label=label) -> None:
-            for k, p in enumerate(x["payments"]):
-                per[k].append(p)
-            if table is not None:
-                table.add({"lineup": label, **row(rules.variant, x, n)})
-            if measure and x.get("double_dummy"):
-                d = x["double_dummy"]
-                dd[who].append((sum(d["lost"]), sum(d["cards"])))
+            def sink(x: dict, per=per, measure=measure, who=who, label=label) -> None:
+                for k, p in enumerate(x["payments"]):
+                    per[k].append(p)
+                if table is not None:
+                    table.add({"lineup": label, **row(rules.variant, x, n)})
+                if measure and x.get("double_dummy"):
+                    d = x["double_dummy"]
+                    dd[who].append((sum(d["lost"]), sum(d["cards"])))
 
-        done, stopped = collect(run(variant, options, names, seed, deals, jobs, dask, deals if measure else 0,
-                                    before=before), deals,
-                                f"{rules.variant}: {label}", sink, quiet)
-        played = min(played, done)
-        if stopped:
-            break
+            done, stopped = collect(run(variant, options, names, seed, deals, jobs, dask, deals if measure else 0,
+                                        before=before), deals,
+                                    f"{rules.variant}: {label}", sink, quiet)
+            played = min(played, done)
+            if stopped:
+                break
     return {"variant": rules.variant, "players": [a, b], "seats": n, "seed": seed, "deals": played,
             "before_play": before,
             "gain": {a: _gain(pays, a, b, n, played), b: _gain(pays, b, a, n, played)},
@@ -182,6 +176,18 @@ def text(out: dict) -> str:
     if out["interrupted"]:
         lines.append("interrupted: the figures cover the deals played in every way")
     lines.append(f"{out['seconds']:.0f} s")
+    return "\n".join(lines)
+
+
+def pooled_text(out: dict) -> str:
+    """A `pool` result as text: the matches and deals, then each player's pooled gain in a field of the other."""
+    a, b = out["players"]
+    lines = [f"{out['variant']}: {len(out['seeds'])} matches, {out['deals']:,} deals (seeds "
+             f"{', '.join(map(str, out['seeds']))}), pooled"]
+    for x, y in ((a, b), (b, a)):
+        g = out["gain"][x]
+        lines.append(f"{x} in a field of {y}: gains {g['mean']:+.3f} a deal and seat [{g['ci'][0]:+.3f}, "
+                     f"{g['ci'][1]:+.3f}], p {_p(g['p'])}")
     return "\n".join(lines)
 
 
