@@ -500,6 +500,16 @@ class DealEnv(CardEnv):
         return self._ctx is not None and CardEnv.f_outranks(self, a, b)
 
 
+# The functions of DealEnv that read one list of the state by seat, as the settlement machine reads them
+# (ruleset/machine.py): the state's attribute, and whether an item is a number ("int") or a mask of cards
+# ("cards", listed by id; an empty list of masks, as `play_hands` before play, gives no cards). None for a
+# seat gives 0 or no cards. Kept beside the methods they stand for; tests/test_machine.py checks both agree.
+SEAT_READS: dict[str, tuple[str, str]] = {
+    "f_tricks": ("tricks", "int"), "f_hand": ("hands", "cards"), "f_final_hand": ("play_hands", "cards"),
+    "f_dealt_hand": ("deal_hands", "cards"), "f_won": ("won", "cards"), "f_discards": ("discards", "cards"),
+}
+
+
 class SessionEnv(DealEnv):
     """What the end of a session sees (`session.end_when`, `session.close`): `_state` is the session's
     `Closing` (engine/session_end.py), which stands for its last deal."""

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import kernel
 from ..envs import DealEnv
 from ..errors import OmbreError
 from ..lang.block import Generated
 from ..lang.compiler import block_error
+from ..ruleset.carry import set_value
+from ..ruleset.machine import program
 from .carry import as_json
 from .fields import Fields
 from .phases import DONE
@@ -59,8 +62,16 @@ class SettleStage(Fields):
         else:
             assert self.contract is not None  # a deal not passed out ends with its contract
             fn = self.contract.finish
+        prog = program(fn, r) if kernel.ON else None
+        done = prog.run(self, self.payments, self.pool) if prog is not None else None
         try:
-            self.outcome = self._run_block(fn)
+            if done is not None:  # the settlement machine ran it (it gives None where Python must)
+                self.outcome, pays, self.pool, sets = done
+                self.payments[:] = pays
+                for i, value in sets:
+                    set_value(self, i, value)
+            else:
+                self.outcome = self._run_block(fn)
         except OmbreError:  # refused (a carried value past its limit): the state as before the last action
             self._rewind(len(self.history) - 1)
             raise

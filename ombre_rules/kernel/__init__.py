@@ -4,7 +4,9 @@ It knows mechanics, never games: hands as 64-bit masks, a trump context's effect
 keys by led suit, and a follow list's rows (per led card, the (bind, must) masks of its obligations), all
 passed in from Python and checked there before use (`_ckernel.Tables`). On them it plays random tricks (the
 loop of `State._random_tricks`, the same cards from the same random numbers: `random_tricks`) and searches
-double-dummy (`_ckernel.Search`, driven by `solve.fast`). What it does not run stays in Python: claims and
+double-dummy (`_ckernel.Search`, driven by `solve.fast`), and it settles a deal (`_ckernel.Program`, the
+settlement machine: a settlement block translated by `ruleset/machine.py`, declining to Python where it cannot be
+exact). What it does not run stays in Python: claims and
 concessions, `play.end_when` (asked of Python after each trick), the excuse card, trumps fixed by the first
 lead, follow rules that read the card winning the trick (`winning_card`), decks of more than 64 cards.
 
@@ -38,6 +40,7 @@ if _ckernel is not None:
     random_tricks = _ckernel.random_tricks
     Search = _ckernel.Search
     Stopped = _ckernel.Stopped
+    program = _ckernel.Program  # a settlement block for the settlement machine (ruleset/machine.py makes it)
 
 
 @contextmanager

@@ -30,6 +30,7 @@ typedef struct {
 
 extern PyTypeObject KTables_Type;
 extern PyTypeObject KSearch_Type;
+extern PyTypeObject KProgram_Type;  /* vm.c: the settlement machine */
 
 /* the follow mask of `hand` when card `led` leads: the first pair that binds, else the whole hand */
 static inline mask_t k_follow(const KTables *t, int led, mask_t hand)

@@ -1,4 +1,4 @@
-/* The module `ombre_rules.kernel._ckernel`: the Tables and Search types, random_tricks, and the checks every
+/* The module `ombre_rules.kernel._ckernel`: the Tables, Search and Program types, random_tricks, and the checks every
  * value from Python passes before the kernel uses it. */
 #include "kernel.h"
 
@@ -58,15 +58,17 @@ static struct PyModuleDef k_module = {
 
 PyMODINIT_FUNC PyInit__ckernel(void)
 {
-    if (PyType_Ready(&KTables_Type) < 0 || PyType_Ready(&KSearch_Type) < 0)
+    if (PyType_Ready(&KTables_Type) < 0 || PyType_Ready(&KSearch_Type) < 0 || PyType_Ready(&KProgram_Type) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&k_module);
     if (m == NULL)
         return NULL;
     Py_INCREF(&KTables_Type);
     Py_INCREF(&KSearch_Type);
+    Py_INCREF(&KProgram_Type);
     if (PyModule_AddObject(m, "Tables", (PyObject *)&KTables_Type) < 0
             || PyModule_AddObject(m, "Search", (PyObject *)&KSearch_Type) < 0
+            || PyModule_AddObject(m, "Program", (PyObject *)&KProgram_Type) < 0
             || PyModule_AddIntConstant(m, "MAX_CARDS", K_MAXCARDS) < 0
             || PyModule_AddIntConstant(m, "MAX_SEATS", K_MAXSEATS) < 0 || k_init_search(m) < 0) {
         Py_DECREF(m);
