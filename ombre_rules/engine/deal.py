@@ -9,6 +9,7 @@ import hashlib
 import os
 import struct
 
+from .. import kernel
 from ..cards import MAX_CARDS
 from ..errors import OmbreError
 from ..ruleset import Ruleset
@@ -148,6 +149,10 @@ def shuffled(n: int, seed: int | None) -> list[int]:
     Deterministic on every platform and Python version. Keys tie with probability about n**2 / 2**33
     (2e-7 for 40 cards); a tie keeps deck order, a negligible bias.
     """
+    if seed is not None and kernel.ON and n <= kernel.MAX_SHUFFLE:  # the same order, made in C
+        order: list[int] | None = kernel.shuffled(n, seed)
+        if order is not None:
+            return order
     key = os.urandom(16) if seed is None else b"%d" % seed
     fmt = _KEY_FORMATS.get(n)
     if fmt is None:

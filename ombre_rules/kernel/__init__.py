@@ -1,18 +1,18 @@
 """The compiled play kernel (optional): the card play of any variant in C, on the tables the ruleset compiles.
 
-It knows mechanics, never games: hands as 64-bit masks, a trump context's effective suits, powers and rank
-keys by led suit, and a follow list's rows (per led card, the (bind, must) masks of its obligations), all
-passed in from Python and checked there before use (`_ckernel.Tables`). On them it plays random tricks (the
-loop of `State._random_tricks`, the same cards from the same random numbers: `random_tricks`) and searches
-double-dummy (`_ckernel.Search`, driven by `solve.fast`), and it settles a deal (`_ckernel.Program`, the
-settlement machine: a settlement block translated by `ruleset/machine.py`, declining to Python where it cannot be
-exact). What it does not run stays in Python: claims and
-concessions, `play.end_when` (asked of Python after each trick), the excuse card, trumps fixed by the first
-lead, follow rules that read the card winning the trick (`winning_card`), decks of more than 64 cards.
+It knows mechanics, never games: hands as 64-bit masks, a trump context's effective suits, powers and rank keys by
+led suit, and a follow list's rows (per led card, the (bind, must) masks of its obligations), all passed in from
+Python and checked there before use (`_ckernel.Tables`). On them it plays random tricks (the loop of
+`State._random_tricks`, the same cards from the same random numbers: `random_tricks`) and searches double-dummy
+(`_ckernel.Search`, driven by `solve.fast`), and it settles a deal (`_ckernel.Program`, the settlement machine: a
+settlement block translated by `ruleset/machine.py`, declining to Python where it cannot be exact), and it shuffles
+a deal (`shuffled`: SHAKE-128 keys of the seed, as `engine/deal.py` sorts them). What it does not run stays in
+Python: claims and concessions, `play.end_when` (asked of Python after each trick), the excuse card, trumps fixed
+by the first lead, follow rules that read the card winning the trick (`winning_card`), decks of more than 64 cards.
 
-`pip install .` builds it where a C compiler is found (the build hook `hatch_build.py`); without it, or with
-the environment variable OMBRE_KERNEL=0, everything runs in pure Python with the same results. `ON` says
-whether it is used now; `use(False)` turns it off for a while (the tests run both paths in one process)."""
+`pip install .` builds it where a C compiler is found (the build hook `hatch_build.py`); without it, or with the
+environment variable OMBRE_KERNEL=0, everything runs in pure Python with the same results. `ON` says whether it is
+used now; `use(False)` turns it off for a while (the tests run both paths in one process)."""
 from __future__ import annotations
 
 import importlib
@@ -35,12 +35,15 @@ except ImportError:  # not built here (no C compiler at install), or turned off
 BUILT = _ckernel is not None  # the compiled module is loaded
 ON = BUILT  # the engine and the solver use it now
 MAX_CARDS = 64
+MAX_SHUFFLE = 1024  # the most cards its shuffle takes
 
 if _ckernel is not None:
     random_tricks = _ckernel.random_tricks
     Search = _ckernel.Search
     Stopped = _ckernel.Stopped
     program = _ckernel.Program  # a settlement block for the settlement machine (ruleset/machine.py makes it)
+    shuffled = _ckernel.shuffled  # a deal's shuffle, as engine/deal.py's (None for a seed beyond 64 bits)
+    shake128 = _ckernel.shake128
 
 
 @contextmanager

@@ -50,6 +50,10 @@ PyObject *k_card(int c)
 static PyMethodDef k_methods[] = {
     {"random_tricks", (PyCFunction)(void (*)(void))k_random_tricks, METH_FASTCALL,
      "random_tricks(tables, hands, hl, history, tricks, won, log, nxt, tn, high, seat, rand, max_tricks) -> seat"},
+    {"shuffled", (PyCFunction)(void (*)(void))k_shuffled, METH_FASTCALL,
+     "shuffled(n, seed) -> the deck order engine/deal.py's shuffled gives (None for a seed beyond 64 bits)"},
+    {"shake128", (PyCFunction)(void (*)(void))k_shake128, METH_FASTCALL,
+     "shake128(data, size) -> SHAKE-128 of data (under 168 bytes), size bytes"},
     {NULL}};
 
 static struct PyModuleDef k_module = {
