@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .. import kernel
 from ..checks import as_count
 from .deal import BIT as _BIT
 from .fields import Fields
@@ -230,27 +231,33 @@ class ExchangeStage(Fields):
                 if i < n:
                     self._discard(base + cards[i])
                     continue
+                drew = i == n and draw
             else:
                 seat = self.to_move
                 cards = hl[seat]
                 k, lo, hi = self.ex_count, self.ex_min, self.ex_max
                 cede = k == 0 and self.ex_can_cede
-                while True:  # this exchanger's discards, then his draw or cede
-                    n = len(cards) if k < hi else 0
-                    draw = k >= lo
-                    i = int(rand() * (n + draw + cede))
-                    if i >= n:
-                        break
-                    c = cards[i]
-                    del cards[i]
-                    bit = _BIT[c]
-                    history.append(base + c)
-                    hands[seat] ^= bit
-                    discards[seat] |= bit
-                    k += 1
-                    cede = False
+                if kernel.ON and base <= kernel.MAX_CARDS:  # the same loop in C
+                    k, drew = kernel.random_discards(rand, cards, history, hands, discards, seat, k, lo, hi, cede,
+                                                     base)
+                else:
+                    while True:  # this exchanger's discards, then his draw or cede
+                        n = len(cards) if k < hi else 0
+                        draw = k >= lo
+                        i = int(rand() * (n + draw + cede))
+                        if i >= n:
+                            break
+                        c = cards[i]
+                        del cards[i]
+                        bit = _BIT[c]
+                        history.append(base + c)
+                        hands[seat] ^= bit
+                        discards[seat] |= bit
+                        k += 1
+                        cede = False
+                    drew = i == n and draw
                 self.ex_count = k
-            if i == n and draw:
+            if drew:
                 history.append(r.A_DRAW)
                 self._a_draw()
             else:

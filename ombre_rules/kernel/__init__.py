@@ -44,6 +44,7 @@ if _ckernel is not None:
     program = _ckernel.Program  # a settlement block for the settlement machine (ruleset/machine.py makes it)
     shuffled = _ckernel.shuffled  # a deal's shuffle, as engine/deal.py's (None for a seed beyond 64 bits)
     shake128 = _ckernel.shake128
+    random_discards = _ckernel.random_discards  # an exchanger's random discards, as engine/exchange.py's loop
 
 
 @contextmanager

@@ -73,6 +73,7 @@ int k_int(PyObject *o, long lo, long hi, long *out, const char *what);
 PyObject *k_card(int c);  /* a new reference to the Python int c */
 
 PyObject *k_random_tricks(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *k_random_discards(PyObject *self, PyObject *const *args, Py_ssize_t nargs);  /* exchange.c */
 PyObject *k_shuffled(PyObject *self, PyObject *const *args, Py_ssize_t nargs);  /* shuffle.c */
 PyObject *k_shake128(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 

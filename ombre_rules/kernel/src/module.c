@@ -50,6 +50,8 @@ PyObject *k_card(int c)
 static PyMethodDef k_methods[] = {
     {"random_tricks", (PyCFunction)(void (*)(void))k_random_tricks, METH_FASTCALL,
      "random_tricks(tables, hands, hl, history, tricks, won, log, nxt, tn, high, seat, rand, max_tricks) -> seat"},
+    {"random_discards", (PyCFunction)(void (*)(void))k_random_discards, METH_FASTCALL,
+     "random_discards(rand, cards, history, hands, discards, seat, k, lo, hi, cede, base) -> (k, drew)"},
     {"shuffled", (PyCFunction)(void (*)(void))k_shuffled, METH_FASTCALL,
      "shuffled(n, seed) -> the deck order engine/deal.py's shuffled gives (None for a seed beyond 64 bits)"},
     {"shake128", (PyCFunction)(void (*)(void))k_shake128, METH_FASTCALL,
