@@ -4,7 +4,8 @@ from __future__ import annotations
 import random
 import time
 
-from .engine import DONE, State
+from . import kernel
+from .engine import DONE, State, whole
 from .engine.settle import PASSED_OUT
 from .ruleset import Ruleset
 
@@ -14,15 +15,24 @@ LOOPS = ("playout", "api")
 def run(rules: Ruleset, deals: int, seed: int, warmup: int = 200, loop: str = "playout") -> dict:
     """Play `deals` deals with uniformly random legal actions; counts and timing.
 
-    `loop` is how: "playout" with State.random_playout, "api" with the public legal_actions/apply loop
-    (the same actions for the same seed, slower). `warmup` untimed deals first build the rank and follow
-    tables every trump context needs, as the yardstick warms up too."""
+    `loop` is how: "playout" with State.random_playout (or, where the kernel plays the variant's whole deals,
+    `engine/whole.py`: the same deals from the same random numbers), "api" with the public
+    legal_actions/apply loop (the same actions for the same seed, slower). `warmup` untimed deals first build
+    the rank and follow tables every trump context needs, as the yardstick warms up too."""
     if loop not in LOOPS:
         raise ValueError(f"loop must be one of {', '.join(LOOPS)}, not {loop!r}")
     if warmup:
         run(rules, warmup, seed + 999, 0, loop)
     api = loop == "api"
     rng = random.Random(seed)
+    machine = whole.deals(rules) if not api and kernel.ON else None
+    if machine is not None:  # the whole deals in the kernel: the same deals from the same random numbers
+        tally = whole.Tally(0, 0)
+        t0 = time.perf_counter()
+        back = whole.play(rules, machine, deals, rng, tally)
+        dt = time.perf_counter() - t0
+        return _out(rules, loop, deals, seed, dt, tally.actions, tally.contracts, tally.outcomes,
+                    f"whole deals in the kernel ({back} handed back to Python)")
     rand = rng.random  # a uniform pick as legal[int(rand() * len(legal))], cheaper than rng.choice
     contracts: dict[str, int] = {}
     outcomes: dict[str, int] = {}
@@ -52,8 +62,15 @@ def run(rules: Ruleset, deals: int, seed: int, warmup: int = 200, loop: str = "p
         carry = s.carry_after
         dealer = nxt[dealer]
     dt = time.perf_counter() - t0
+    how = "the engine" + (f" (whole deals in the kernel: no, {whole.why_not(rules)})" if not api and kernel.ON
+                          else "")
+    return _out(rules, loop, deals, seed, dt, actions, contracts, outcomes, how)
+
+
+def _out(rules: Ruleset, loop: str, deals: int, seed: int, dt: float, actions: int, contracts: dict[str, int],
+         outcomes: dict[str, int], how: str) -> dict:
     return {"variant": rules.variant, "loop": loop, "deals": deals, "seed": seed, "seconds": round(dt, 4),
-            "deals_per_s": round(deals / dt, 1), "actions_per_deal": round(actions / deals, 2),
+            "deals_per_s": round(deals / dt, 1), "actions_per_deal": round(actions / deals, 2), "played_by": how,
             "contracts": dict(sorted(contracts.items())), "outcomes": dict(sorted(outcomes.items()))}
 
 
@@ -61,7 +78,8 @@ def table(out: dict) -> str:
     """A `run` result as readable text: the timing line, then the contracts and outcomes with their shares."""
     n = out["deals"]
     lines = [f"{out['variant']}: {n} deals in {out['seconds']:.2f}s = {out['deals_per_s']:.0f} deals/s "
-             f"({out['actions_per_deal']} actions a deal, {out['loop']} loop, seed {out['seed']})", ""]
+             f"({out['actions_per_deal']} actions a deal, {out['loop']} loop, seed {out['seed']})",
+             f"played by {out['played_by']}", ""]
     for title, counts in (("contract", out["contracts"]), ("outcome", out["outcomes"])):
         width = max([len(title)] + [len(k) for k in counts])
         lines.append(f"{title:<{width}}  {'deals':>7}  {'share':>6}")

@@ -123,7 +123,7 @@ def test_a_program_of_malformed_code_is_refused(code, message):
     objects = (tuple(deck.cards), tuple(deck.suits), tuple(rules.contracts))
     bases = tuple(c.index for c in rules.contracts)
     with pytest.raises(ValueError, match=message):
-        kernel.program(code, 1, ((1, 0),), (), (), objects, bases, (), (), (), DealEnv)
+        kernel.program(code, 1, ((1, 0),), (), (), objects, bases, (), (), (), (), DealEnv)
 
 
 @built
@@ -132,7 +132,7 @@ def test_a_program_refuses_a_constant_it_cannot_hold():
     objects = (tuple(rules.deck.cards), tuple(rules.deck.suits), tuple(rules.contracts))
     bases = tuple(c.index for c in rules.contracts)
     with pytest.raises(ValueError, match="a constant: no such string or object"):
-        kernel.program((OP["CONST"], 0, OP["RETURN"]), 0, ((4, 0),), (), (), objects, bases, (), (), (), DealEnv)
-    prog = kernel.program((OP["CONST"], 0, OP["RETURN"]), 0, ((2, 7),), (), (), objects, bases, (), (), (),
+        kernel.program((OP["CONST"], 0, OP["RETURN"]), 0, ((4, 0),), (), (), objects, bases, (), (), (), (), DealEnv)
+    prog = kernel.program((OP["CONST"], 0, OP["RETURN"]), 0, ((2, 7),), (), (), objects, bases, (), (), (), (),
                           DealEnv)
     assert prog.run(State(rules, seed=1), [0, 0, 0], 0) is None  # a number is no outcome: declined

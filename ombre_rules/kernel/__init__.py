@@ -45,6 +45,7 @@ if _ckernel is not None:
     shuffled = _ckernel.shuffled  # a deal's shuffle, as engine/deal.py's (None for a seed beyond 64 bits)
     shake128 = _ckernel.shake128
     random_discards = _ckernel.random_discards  # an exchanger's random discards, as engine/exchange.py's loop
+    deals = _ckernel.Deals  # whole random deals of a ruleset (engine/whole.py lowers the ruleset into it)
 
 
 @contextmanager

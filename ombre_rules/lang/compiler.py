@@ -124,6 +124,7 @@ class Expr:
     constant: bool = False
     type: str = T.ANY
     val: Val = T.ANY_VAL  # what is known of its value
+    tree: ast.Expression | None = field(default=None, compare=False, repr=False)  # `lambda _e: ...`, as compiled
 
     def __call__(self, env: Any) -> Any:
         return self.fn(env)
@@ -253,7 +254,7 @@ class Compiler:
         tree = lambda_of(node)
         self.generated.append(tree)
         fn = eval(compile(tree, f"<{loc or 'expr'}>", "eval"), self.globals)  # noqa: S307 - built from ast
-        return Expr(fn, str(value), loc, uses, not uses, v.t, v)
+        return Expr(fn, str(value), loc, uses, not uses, v.t, v, tree)
 
     def let_code(self, name: str, unset: str = "") -> tuple[ast.expr, frozenset[str], Val]:
         """A let's tree, what it reads and what is known of its value, compiled once where every variable and

@@ -27,7 +27,7 @@ from .settlement import TRANSFERS
 # the machine's operations, in the order of vm.c's enum, and their operand counts
 OPS = ("CONST", "LOAD", "STORE", "POP", "POOL", "STATE", "STATE2", "ENV", "FUNC", "CALLF", "BI", "ATTR", "ADD",
        "SUB", "MUL", "NEG", "NOT", "CMP", "JUMP", "JF", "JF_KEEP", "JT_KEEP", "LIST", "ITER", "APPEND", "EMPTY",
-       "SEATS", "PAY", "TO_POOL", "FROM_POOL", "PAY1", "RETURN", "SET")
+       "SEATS", "PAY", "TO_POOL", "FROM_POOL", "PAY1", "RETURN", "SET", "TRUTH")
 OP = {name: i for i, name in enumerate(OPS)}
 CMP = {ast.Eq: 0, ast.NotEq: 1, ast.Lt: 2, ast.LtE: 3, ast.Gt: 4, ast.GtE: 5, ast.In: 6, ast.NotIn: 7, ast.Is: 8,
        ast.IsNot: 9}
@@ -37,6 +37,13 @@ B_PY = 15
 NONE, INT, BOOL, STR, CARD, SUIT, CONTRACT = 1, 2, 3, 4, 5, 6, 7
 F_PY, F_SEAT_INT, F_SEAT_CARDS = 0, 1, 2
 MAX_SLOTS = 256
+# what a name reads of a deal the kernel plays whole (vm.c's S_* codes): as an attribute of the state, and as a
+# value of the environment (engine/whole.py fills those facts); a name without one stays with Python states
+STATE_FIELDS = {"committed": 1, "stopped": 2, "conceded": 3, "declarer": 4, "contract": 5, "ctx": 6, "dealer": 7,
+                "partner": 8, "trump_order_cards": 9, "tricks": 20, "hands": 21, "play_hands": 22, "deal_hands": 23,
+                "won": 24, "discards": 25}
+ENV_FIELDS = {"declarer": 10, "dealer": 7, "partner": 11, "trump": 12, "trump_order": 9, "defenders": 13,
+              "players": 14}
 _INT64 = 1 << 63
 
 
@@ -57,6 +64,7 @@ class _Translator:
         self.names: list[str] = []
         self.strings: list[str] = []
         self.attrs: list[str] = []
+        self.reads: set[tuple[str, str]] = set()  # (state, env, func, helper, set), name: what it reads
         deck = rules.deck
         self.objects = (tuple(deck.cards), tuple(deck.suits), tuple(rules.contracts))
         self.object_ids = {id(o): (CARD + t, i) for t, objs in enumerate(self.objects) for i, o in enumerate(objs)}
@@ -181,6 +189,7 @@ class _Translator:
             if len(a) != 3 or call.keywords or not (isinstance(a[0], ast.Name) and a[0].id == STATE) \
                     or not (isinstance(a[1], ast.Constant) and type(a[1].value) is int and 0 <= a[1].value < 1 << 30):
                 raise Untranslatable("set's arguments")
+            self.reads.add(("set", ""))
             self.expr(a[2])
             self.emit("SET", a[1].value)
             return
@@ -306,13 +315,17 @@ class _Translator:
             if e.attr == "pool":  # the pool as the transfers so far left it
                 self.emit("POOL")
             else:
+                self.reads.add(("state", e.attr))
                 self.emit("STATE", self._index(self.names, e.attr))
         elif isinstance(v, ast.Attribute) and isinstance(v.value, ast.Name) and v.value.id == STATE:
+            self.reads.add(("state2", f"{v.attr}.{e.attr}"))
             self.emit("STATE2", self._index(self.names, v.attr), self._index(self.names, e.attr))
         elif isinstance(v, ast.Name) and v.id == ENV:
             if e.attr.startswith("f_"):  # a function of the environment, called later
+                self.reads.add(("func", e.attr))
                 self.emit("FUNC", self._index(self.names, e.attr))
             else:
+                self.reads.add(("env", e.attr))
                 self.emit("ENV", self._index(self.names, e.attr))
         else:
             raise Untranslatable("an attribute of a value")
@@ -457,9 +470,40 @@ class _Translator:
         if any(c.index != i for i, c in enumerate(self.objects[2])):
             raise Untranslatable("contracts out of order")
         attrs = self.attr_tables()  # first: their strings join the table
+        fields = tuple((STATE_FIELDS.get(n, 0), ENV_FIELDS.get(n, 0)) for n in self.names)
         return kernel.program(tuple(self.code), self.nslots, tuple(self.consts), tuple(self.names),
-                              tuple(self.strings), self.objects, bases, attrs, tuple(fkinds),
+                              tuple(self.strings), self.objects, bases, attrs, tuple(fkinds), fields,
                               (defenders,), _env)
+
+
+def on_facts(t: _Translator) -> bool:
+    """Whether a translated program reads only what a deal the kernel plays whole has (`STATE_FIELDS`,
+    `ENV_FIELDS`, the functions of `SEAT_READS`), and sets nothing for the next deal."""
+    for kind, name in t.reads:
+        if kind == "state" and name not in STATE_FIELDS or kind == "env" and name not in ENV_FIELDS \
+                or kind == "func" and name not in SEAT_READS or kind == "set" \
+                or kind == "state2" and name != "ctx.trump_order_cards":
+            return False
+    return True
+
+
+def facts_program(fn: Any, rules: Any, expr: bool = False) -> Any:
+    """The program of a settlement block (or, `expr`, of a compiled condition) when it reads only a deal's
+    facts (`on_facts`); None otherwise."""
+    try:
+        if expr:
+            lam = fn.tree.body if getattr(fn, "tree", None) is not None else None
+            if not isinstance(lam, ast.Lambda) or [a.arg for a in lam.args.args] != [ENV]:
+                return None
+            t = _Translator(fn.fn, rules)
+            t.expr(lam.body)
+            t.emit("TRUTH")
+        else:
+            t = _Translator(fn, rules)
+            t.function(fn.tree)
+        return t.program() if on_facts(t) else None
+    except Untranslatable:
+        return None
 
 
 def _env(state: Any) -> DealEnv:

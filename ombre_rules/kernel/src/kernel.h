@@ -32,6 +32,32 @@ extern PyTypeObject KTables_Type;
 extern PyTypeObject KSearch_Type;
 extern PyTypeObject KProgram_Type;  /* vm.c: the settlement machine */
 
+/* What a settlement program reads of a deal the kernel plays whole (deals.c), in place of a Python state. */
+typedef struct {
+    int n;                            /* seats */
+    int dealer, declarer, partner;    /* -1: none */
+    int contract;                     /* the contract's number, -1: none */
+    int committed, stopped, conceded;
+    int has_ctx;                      /* trumps are known (the state's ctx is not None) */
+    int trump;                        /* the trump suit's number, -1: none */
+    int played;                       /* play began (the hands at play are set) */
+    mask_t hands[K_MAXSEATS], play_hands[K_MAXSEATS], deal_hands[K_MAXSEATS], won[K_MAXSEATS];
+    mask_t discards[K_MAXSEATS];
+    long tricks[K_MAXSEATS];
+    const int8_t *order;              /* the declarer's order of play (he first); norder seats */
+    int norder;
+    const int8_t *trump_order;        /* the trump context's cards from the top; ntrump cards */
+    int ntrump;
+    const int8_t *players;            /* the seats in play from forehand on; nplayers seats */
+    int nplayers;
+} KFacts;
+
+/* run a program on a deal's facts: 0 done (the outcome's string number, or the condition's truth, in *out;
+ * the payments and the pool changed), 1 declined (nothing changed), -1 a Python error */
+int k_program_facts(PyObject *prog, const KFacts *f, int64_t *pay, int npay, int64_t *pool, int64_t *out);
+int k_is_program(PyObject *o);
+extern PyTypeObject KDeals_Type;  /* deals.c: whole random deals */
+
 /* the follow mask of `hand` when card `led` leads: the first pair that binds, else the whole hand */
 static inline mask_t k_follow(const KTables *t, int led, mask_t hand)
 {
@@ -75,6 +101,7 @@ PyObject *k_card(int c);  /* a new reference to the Python int c */
 PyObject *k_random_tricks(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *k_random_discards(PyObject *self, PyObject *const *args, Py_ssize_t nargs);  /* exchange.c */
 PyObject *k_shuffled(PyObject *self, PyObject *const *args, Py_ssize_t nargs);  /* shuffle.c */
+int k_shuffle_into(int n, long long seed, int *order);  /* the deck order of n cards for a seed (n <= 1024) */
 PyObject *k_shake128(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 
 #endif

@@ -64,7 +64,8 @@ static struct PyModuleDef k_module = {
 
 PyMODINIT_FUNC PyInit__ckernel(void)
 {
-    if (PyType_Ready(&KTables_Type) < 0 || PyType_Ready(&KSearch_Type) < 0 || PyType_Ready(&KProgram_Type) < 0)
+    if (PyType_Ready(&KTables_Type) < 0 || PyType_Ready(&KSearch_Type) < 0 || PyType_Ready(&KProgram_Type) < 0
+            || PyType_Ready(&KDeals_Type) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&k_module);
     if (m == NULL)
@@ -72,9 +73,11 @@ PyMODINIT_FUNC PyInit__ckernel(void)
     Py_INCREF(&KTables_Type);
     Py_INCREF(&KSearch_Type);
     Py_INCREF(&KProgram_Type);
+    Py_INCREF(&KDeals_Type);
     if (PyModule_AddObject(m, "Tables", (PyObject *)&KTables_Type) < 0
             || PyModule_AddObject(m, "Search", (PyObject *)&KSearch_Type) < 0
             || PyModule_AddObject(m, "Program", (PyObject *)&KProgram_Type) < 0
+            || PyModule_AddObject(m, "Deals", (PyObject *)&KDeals_Type) < 0
             || PyModule_AddIntConstant(m, "MAX_CARDS", K_MAXCARDS) < 0
             || PyModule_AddIntConstant(m, "MAX_SEATS", K_MAXSEATS) < 0 || k_init_search(m) < 0) {
         Py_DECREF(m);

@@ -93,6 +93,29 @@ PyObject *k_shake128(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     return out;
 }
 
+/* the deck order of n cards (at most MAX_SHUFFLE) for a seed */
+int k_shuffle_into(int n, long long seed, int *order)
+{
+    char key[32];
+    int len = snprintf(key, sizeof key, "%lld", seed);
+    uint8_t bytes[4 * MAX_SHUFFLE];
+    uint32_t keys[MAX_SHUFFLE];
+    if (n < 0 || n > MAX_SHUFFLE)
+        return -1;
+    shake128((const uint8_t *)key, (size_t)len, bytes, (size_t)(4 * n));
+    for (int c = 0; c < n; c++) {
+        keys[c] = (uint32_t)bytes[4 * c] | (uint32_t)bytes[4 * c + 1] << 8 | (uint32_t)bytes[4 * c + 2] << 16
+                  | (uint32_t)bytes[4 * c + 3] << 24;
+        int at = c;  /* insertion sort: stable, as Python's sort keeps equal keys in deck order */
+        while (at > 0 && keys[order[at - 1]] > keys[c]) {
+            order[at] = order[at - 1];
+            at--;
+        }
+        order[at] = c;
+    }
+    return 0;
+}
+
 /* shuffled(n, seed) -> list: the deck order `engine/deal.py` `shuffled(n, seed)` gives, for a seed that fits
  * in 64 bits; None for another seed (Python shuffles it) */
 PyObject *k_shuffled(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
@@ -115,22 +138,8 @@ PyObject *k_shuffled(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     if (overflow)
         Py_RETURN_NONE;
-    char key[32];
-    int len = snprintf(key, sizeof key, "%lld", seed);
-    uint8_t bytes[4 * MAX_SHUFFLE];
-    uint32_t keys[MAX_SHUFFLE];
     int order[MAX_SHUFFLE];
-    shake128((const uint8_t *)key, (size_t)len, bytes, (size_t)(4 * n));
-    for (int c = 0; c < n; c++) {
-        keys[c] = (uint32_t)bytes[4 * c] | (uint32_t)bytes[4 * c + 1] << 8 | (uint32_t)bytes[4 * c + 2] << 16
-                  | (uint32_t)bytes[4 * c + 3] << 24;
-        int at = c;  /* insertion sort: stable, as Python's sort keeps equal keys in deck order */
-        while (at > 0 && keys[order[at - 1]] > keys[c]) {
-            order[at] = order[at - 1];
-            at--;
-        }
-        order[at] = c;
-    }
+    k_shuffle_into((int)n, seed, order);
     PyObject *out = PyList_New(n);
     if (out == NULL)
         return NULL;

@@ -9,6 +9,7 @@
  * or object) declines the run: `run` gives None and changes nothing, and the caller runs the Python block,
  * which gives the same result or raises the same error it always did. */
 #include "kernel.h"
+#include <structmember.h>
 
 enum { V_UNSET, V_NONE, V_INT, V_BOOL, V_STR, V_CARD, V_SUIT, V_CONTRACT, V_LIST, V_FUNC, V_OPAQUE };
 
@@ -22,15 +23,20 @@ typedef struct {
 enum {
     OP_CONST, OP_LOAD, OP_STORE, OP_POP, OP_POOL, OP_STATE, OP_STATE2, OP_ENV, OP_FUNC, OP_CALLF, OP_BI,
     OP_ATTR, OP_ADD, OP_SUB, OP_MUL, OP_NEG, OP_NOT, OP_CMP, OP_JUMP, OP_JF, OP_JF_KEEP, OP_JT_KEEP, OP_LIST,
-    OP_ITER, OP_APPEND, OP_EMPTY, OP_SEATS, OP_PAY, OP_TO_POOL, OP_FROM_POOL, OP_PAY1, OP_RETURN, OP_SET, OP_COUNT
+    OP_ITER, OP_APPEND, OP_EMPTY, OP_SEATS, OP_PAY, OP_TO_POOL, OP_FROM_POOL, OP_PAY1, OP_RETURN, OP_SET, OP_TRUTH, OP_COUNT
 };
 static const int OPERANDS[OP_COUNT] = {1, 1, 1, 0, 0, 1, 2, 1, 1, 1, 2, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1,
-                                       4, 1, 1, 0, 0, 0, 0, 0, 0, 1};
+                                       4, 1, 1, 0, 0, 0, 0, 0, 0, 1, 0};
 enum { C_EQ, C_NE, C_LT, C_LE, C_GT, C_GE, C_IN, C_NOTIN, C_IS, C_ISNOT, C_COUNT };
 enum { B_MAX, B_MIN, B_SUM, B_COUNT, B_LEN, B_ANY, B_ALL, B_PREFIX_LEN, B_FIRST, B_GROUP_POINTS, B_ABS, B_REST,
        B_DIV, B_MOD, B_GI, B_PY, B_NUMBER };
 /* how a function of the environment is read: by a Python call, or straight from a list of the state by seat */
 enum { F_PY, F_SEAT_INT, F_SEAT_CARDS };
+
+/* what a name reads of a deal's facts (KFacts); ruleset/machine.py gives them by name */
+enum { S_NONE, S_COMMITTED, S_STOPPED, S_CONCEDED, S_DECLARER, S_CONTRACT, S_CTX, S_DEALER, S_PARTNER,
+       S_TRUMP_ORDER, S_DECLARER_OR_NONE, S_PARTNER_OR_NONE, S_TRUMP, S_DEFENDERS, S_PLAYERS,
+       S_TRICKS = 20, S_HANDS, S_PLAY_HANDS, S_DEAL_HANDS, S_WON, S_DISCARDS, S_LAST };
 
 #define VM_STACK 128
 #define VM_ARENA 2048
@@ -53,6 +59,8 @@ typedef struct {
     int width;
     int32_t *fkind;      /* per name: how a call of the environment's function of that name is made */
     int32_t *fattr;      /* ... and the state attribute it reads (a name's number) */
+    int32_t *sfield;     /* per name: what it reads of a deal's facts as an attribute of the state (F_*), 0 none */
+    int32_t *efield;     /* ... and as a value of the environment */
     PyObject *pyfuncs;   /* tuple of Python callables for B_PY (given the state) */
     PyObject *make_env;  /* callable(state) -> the environment */
     void *spare;         /* a run's memory, kept for the next run (NULL while one runs) */
@@ -60,6 +68,7 @@ typedef struct {
 
 typedef struct {
     KProgram *p;
+    const KFacts *facts;  /* a deal the kernel plays (then no state) */
     PyObject *state, *env;
     Val stack[VM_STACK];
     int sp;
@@ -71,6 +80,7 @@ typedef struct {
     int64_t pool;
     int declined;
     int nsets;
+    int truth;  /* the program ended as a condition (its truth in the outcome) */
     int32_t set_at[VM_SETS];  /* the values `set:` gives the next deal, in order: which, and the value */
     Val set_val[VM_SETS];
 } Run;
@@ -278,6 +288,101 @@ static PyObject *get_env(Run *r)
     return r->env;
 }
 
+/* ---- a deal's facts (a deal the kernel plays whole) ----------------------------------------------------- */
+
+static int cards_of(Run *r, mask_t m, Val *out)
+{
+    if (new_list(r, k_popcount(m), out) < 0)
+        return -1;
+    for (int k = 0; m; m &= m - 1) {
+        Val c = {V_CARD, 0, k_lowest(m)};
+        r->arena[out->i + k++] = c;
+    }
+    return 0;
+}
+
+static int fact(Run *r, int code, Val *out)
+{
+    const KFacts *f = r->facts;
+    switch (code) {
+    case S_COMMITTED: *out = boolean(f->committed); return 0;
+    case S_STOPPED: *out = boolean(f->stopped); return 0;
+    case S_CONCEDED: *out = boolean(f->conceded); return 0;
+    case S_DECLARER: *out = num(f->declarer); return 0;
+    case S_PARTNER: *out = num(f->partner); return 0;
+    case S_DEALER: *out = num(f->dealer); return 0;
+    case S_DECLARER_OR_NONE: *out = f->declarer < 0 ? none() : num(f->declarer); return 0;
+    case S_PARTNER_OR_NONE: *out = f->partner < 0 ? none() : num(f->partner); return 0;
+    case S_CONTRACT:
+        if (f->contract < 0) { *out = none(); return 0; }
+        out->tag = V_CONTRACT; out->len = 0; out->i = f->contract;
+        return 0;
+    case S_CTX:
+        out->tag = f->has_ctx ? V_OPAQUE : V_NONE; out->len = 0; out->i = 0;
+        return 0;
+    case S_TRUMP:
+        if (f->trump < 0) { *out = none(); return 0; }
+        out->tag = V_SUIT; out->len = 0; out->i = f->trump;
+        return 0;
+    case S_TRUMP_ORDER: {
+        int n = f->has_ctx ? f->ntrump : 0;
+        if (new_list(r, n, out) < 0)
+            return -1;
+        for (int k = 0; k < n; k++) {
+            Val c = {V_CARD, 0, f->trump_order[k]};
+            r->arena[out->i + k] = c;
+        }
+        return 0;
+    }
+    case S_PLAYERS:
+        if (new_list(r, f->nplayers, out) < 0)
+            return -1;
+        for (int k = 0; k < f->nplayers; k++)
+            r->arena[out->i + k] = num(f->players[k]);
+        return 0;
+    case S_DEFENDERS: {  /* everyone in play but the declarer and his partner (no fixed teams here) */
+        int n = 0;
+        if (f->declarer >= 0)
+            for (int k = 1; k < f->norder; k++)
+                n += f->order[k] != f->partner;
+        if (new_list(r, n, out) < 0)
+            return -1;
+        for (int k = 1, j = 0; f->declarer >= 0 && k < f->norder; k++)
+            if (f->order[k] != f->partner)
+                r->arena[out->i + j++] = num(f->order[k]);
+        return 0;
+    }
+    }
+    DECLINE(r);
+}
+
+/* a list of the facts by seat (`code`), item `seat` (none: 0 or no cards) */
+static int fact_by_seat(Run *r, int code, Val seat, Val *out)
+{
+    const KFacts *f = r->facts;
+    int cards = code != S_TRICKS;
+    if (seat.tag == V_NONE || (code == S_PLAY_HANDS && !f->played)) {
+        if (cards)
+            return new_list(r, 0, out);
+        *out = num(0);
+        return 0;
+    }
+    if (!is_num(seat))
+        DECLINE(r);
+    int64_t i = seat.i < 0 ? seat.i + f->n : seat.i;
+    if (i < 0 || i >= f->n)
+        DECLINE(r);
+    switch (code) {
+    case S_TRICKS: *out = num(f->tricks[i]); return 0;
+    case S_HANDS: return cards_of(r, f->hands[i], out);
+    case S_PLAY_HANDS: return cards_of(r, f->play_hands[i], out);
+    case S_DEAL_HANDS: return cards_of(r, f->deal_hands[i], out);
+    case S_WON: return cards_of(r, f->won[i], out);
+    case S_DISCARDS: return cards_of(r, f->discards[i], out);
+    }
+    DECLINE(r);
+}
+
 /* ---- the environment's functions and the built-ins ---------------------------------------------------- */
 
 /* item `seat` of a state list (Python's indexing, a negative seat from the end) */
@@ -296,6 +401,11 @@ static int call_env(Run *r, int f, Val *args, int n, Val *out)
 {
     KProgram *p = r->p;
     int kind = p->fkind[f];
+    if (r->facts != NULL) {
+        if (kind == F_PY || n != 1)
+            DECLINE(r);
+        return fact_by_seat(r, p->sfield[p->fattr[f]], args[0], out);
+    }
     if (kind != F_PY && n == 1) {
         if (args[0].tag == V_NONE) {  /* no seat: 0 tricks, no cards */
             if (kind == F_SEAT_INT)
@@ -660,6 +770,13 @@ static int execute(Run *r, int64_t *outcome)
             if (push(r, num(r->pool)) < 0) return -1;
             break;
         case OP_STATE: case OP_STATE2: {
+            if (r->facts != NULL) {
+                if (op == OP_STATE2 && (p->sfield[x[0]] != S_CTX || p->sfield[x[1]] != S_TRUMP_ORDER
+                                        || !r->facts->has_ctx))
+                    DECLINE(r);
+                if (fact(r, p->sfield[x[op == OP_STATE2]], &v) < 0 || push(r, v) < 0) return -1;
+                break;
+            }
             PyObject *o = PyObject_GetAttr(r->state, PyTuple_GET_ITEM(p->names, x[0]));
             if (o != NULL && op == OP_STATE2) {
                 PyObject *o2 = PyObject_GetAttr(o, PyTuple_GET_ITEM(p->names, x[1]));
@@ -670,6 +787,10 @@ static int execute(Run *r, int64_t *outcome)
             break;
         }
         case OP_ENV: {
+            if (r->facts != NULL) {
+                if (fact(r, p->efield[x[0]], &v) < 0 || push(r, v) < 0) return -1;
+                break;
+            }
             PyObject *env = get_env(r);
             PyObject *o = env ? PyObject_GetAttr(env, PyTuple_GET_ITEM(p->names, x[0])) : NULL;
             if (take_py(r, o, &v) < 0 || push(r, v) < 0) return -1;
@@ -697,9 +818,13 @@ static int execute(Run *r, int64_t *outcome)
             if (x[0] == B_PY) {  /* a Python helper of the state (its number on the stack), given the state */
                 Val k = r->stack[r->sp - 1];
                 if (k.tag != V_INT || k.i < 0 || k.i >= PyTuple_GET_SIZE(p->pyfuncs)) DECLINE(r);
-                PyObject *fn = PyTuple_GET_ITEM(p->pyfuncs, k.i);
                 r->sp -= n;
-                if (take_py(r, PyObject_CallOneArg(fn, r->state), &v) < 0) return -1;
+                if (r->facts != NULL) {  /* the first helper is the defenders; there is no other here */
+                    if (k.i != 0 || fact(r, S_DEFENDERS, &v) < 0) DECLINE(r);
+                } else {
+                    PyObject *fn = PyTuple_GET_ITEM(p->pyfuncs, k.i);
+                    if (take_py(r, PyObject_CallOneArg(fn, r->state), &v) < 0) return -1;
+                }
             } else {
                 if (builtin(r, x[0], &r->stack[r->sp - n], n, &v) < 0) return -1;
                 r->sp -= n;
@@ -871,11 +996,49 @@ static int execute(Run *r, int64_t *outcome)
             if (a.tag != V_STR) DECLINE(r);
             *outcome = a.i;
             return 0;
+        case OP_TRUTH: {  /* a condition's end: its truth */
+            NEED(1);
+            int t = truth(r, POP());
+            if (t < 0) return -1;
+            *outcome = t;
+            r->truth = 1;
+            return 0;
+        }
         default:
             DECLINE(r);
         }
     }
     DECLINE(r);
+}
+
+/* a run's memory, kept between runs (a run started from inside another gets memory of its own) */
+static Run *begin(KProgram *self, PyObject *state, const KFacts *facts)
+{
+    Run *r = self->spare;
+    self->spare = NULL;
+    if (r == NULL && (r = PyMem_Malloc(sizeof(Run))) == NULL)
+        return NULL;
+    r->p = self;
+    r->state = state;
+    r->facts = facts;
+    r->env = NULL;
+    r->sp = 0;
+    r->top = 0;
+    r->declined = 0;
+    r->nsets = 0;
+    r->truth = 0;
+    for (int k = 0; k < self->nslots; k++)
+        r->slots[k].tag = V_UNSET;
+    return r;
+}
+
+static void end(KProgram *self, Run *r)
+{
+    Py_XDECREF(r->env);
+    if (self->spare == NULL)
+        self->spare = r;
+    else
+        PyMem_Free(r);
 }
 
 /* Program.run(state, payments, pool) -> (outcome, payments, pool, sets: ((which, value), ...)), or None where
@@ -891,19 +1054,9 @@ static PyObject *program_run(KProgram *self, PyObject *const *args, Py_ssize_t n
         PyErr_SetString(PyExc_TypeError, "payments must be a list of at most 8 ints");
         return NULL;
     }
-    Run *r = self->spare;  /* a settlement run from inside another (through Python) gets memory of its own */
-    self->spare = NULL;
-    if (r == NULL && (r = PyMem_Malloc(sizeof(Run))) == NULL)
+    Run *r = begin(self, args[0], NULL);
+    if (r == NULL)
         return PyErr_NoMemory();
-    r->p = self;
-    r->state = args[0];
-    r->env = NULL;
-    r->sp = 0;
-    r->top = 0;
-    r->declined = 0;
-    r->nsets = 0;
-    for (int k = 0; k < self->nslots; k++)
-        r->slots[k].tag = V_UNSET;
     r->npay = (int)PyList_GET_SIZE(payments);
     PyObject *result = NULL;
     int ok = 1;
@@ -930,7 +1083,7 @@ static PyObject *program_run(KProgram *self, PyObject *const *args, Py_ssize_t n
             }
             PyTuple_SET_ITEM(sets, k, item);
         }
-        PyObject *o = PyTuple_GET_ITEM(self->strings, outcome);
+        PyObject *o = r->truth ? (outcome ? Py_True : Py_False) : PyTuple_GET_ITEM(self->strings, outcome);
         if (pays == NULL || sets == NULL) {
             Py_XDECREF(pays);
             Py_XDECREF(sets);
@@ -948,12 +1101,39 @@ static PyObject *program_run(KProgram *self, PyObject *const *args, Py_ssize_t n
         result = Py_None;
         Py_INCREF(result);
     }
-    Py_XDECREF(r->env);
-    if (self->spare == NULL)
-        self->spare = r;
-    else
-        PyMem_Free(r);
+    end(self, r);
     return result;
+}
+
+int k_is_program(PyObject *o)
+{
+    return PyObject_TypeCheck(o, &KProgram_Type);
+}
+
+int k_program_facts(PyObject *prog, const KFacts *f, int64_t *pay, int npay, int64_t *pool, int64_t *out)
+{
+    KProgram *self = (KProgram *)prog;
+    if (npay > K_MAXSEATS)
+        return 1;
+    Run *r = begin(self, NULL, f);
+    if (r == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    r->npay = npay;
+    memcpy(r->pay, pay, sizeof(int64_t) * (size_t)npay);
+    r->pool = *pool;
+    int64_t outcome = 0;
+    int rc = 1;
+    if (execute(r, &outcome) == 0 && !r->declined && r->nsets == 0) {
+        memcpy(pay, r->pay, sizeof(int64_t) * (size_t)npay);
+        *pool = r->pool;
+        *out = outcome;
+        rc = 0;
+    }
+    PyErr_Clear();  /* a run on facts calls no Python: nothing to report */
+    end(self, r);
+    return rc;
 }
 
 static void program_dealloc(KProgram *self)
@@ -965,6 +1145,8 @@ static void program_dealloc(KProgram *self)
     PyMem_Free(self->attrs);
     PyMem_Free(self->fkind);
     PyMem_Free(self->fattr);
+    PyMem_Free(self->sfield);
+    PyMem_Free(self->efield);
     Py_XDECREF(self->names);
     Py_XDECREF(self->strings);
     Py_XDECREF(self->string_ids);
@@ -1009,19 +1191,19 @@ static int pair_val(PyObject *o, int width_of[], Val *out, const char *what)
     return 0;
 }
 
-/* Program(code, nslots, consts, names, strings, objects, bases, attrs, fkinds, pyfuncs, make_env) */
+/* Program(code, nslots, consts, names, strings, objects, bases, attrs, fkinds, fields, pyfuncs, make_env) */
 static PyObject *program_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
-    PyObject *code, *consts, *names, *strings, *objects, *bases, *attrs, *fkinds, *pyfuncs, *make_env;
+    PyObject *code, *consts, *names, *strings, *objects, *bases, *attrs, *fkinds, *fields, *pyfuncs, *make_env;
     int nslots;
     if (kw != NULL && PyDict_GET_SIZE(kw)) {
         PyErr_SetString(PyExc_TypeError, "Program takes no keywords");
         return NULL;
     }
-    if (!PyArg_ParseTuple(args, "O!iO!O!O!O!O!O!O!O!O", &PyTuple_Type, &code, &nslots, &PyTuple_Type, &consts,
+    if (!PyArg_ParseTuple(args, "O!iO!O!O!O!O!O!O!O!O!O", &PyTuple_Type, &code, &nslots, &PyTuple_Type, &consts,
                           &PyTuple_Type, &names, &PyTuple_Type, &strings, &PyTuple_Type, &objects,
                           &PyTuple_Type, &bases, &PyTuple_Type, &attrs, &PyTuple_Type, &fkinds,
-                          &PyTuple_Type, &pyfuncs, &make_env))
+                          &PyTuple_Type, &fields, &PyTuple_Type, &pyfuncs, &make_env))
         return NULL;
     if (nslots < 0 || nslots > VM_SLOTS) {
         PyErr_SetString(PyExc_ValueError, "too many slots");
@@ -1075,6 +1257,8 @@ static PyObject *program_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     self->attrs = PyMem_Calloc((size_t)self->nattrs * 3 * (size_t)self->width + 1, sizeof(Val));
     self->fkind = PyMem_Malloc(sizeof(int32_t) * (size_t)(nnames + 1));
     self->fattr = PyMem_Malloc(sizeof(int32_t) * (size_t)(nnames + 1));
+    self->sfield = PyMem_Malloc(sizeof(int32_t) * (size_t)(nnames + 1));
+    self->efield = PyMem_Malloc(sizeof(int32_t) * (size_t)(nnames + 1));
     Py_INCREF(names); self->names = names;
     Py_INCREF(strings); self->strings = strings;
     Py_INCREF(objects); self->objects = objects;
@@ -1083,6 +1267,7 @@ static PyObject *program_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     self->string_ids = PyDict_New();
     self->object_ids = PyDict_New();
     if (!self->code || !self->consts || !self->base || !self->attrs || !self->fkind || !self->fattr
+            || !self->sfield || !self->efield
             || !self->string_ids || !self->object_ids)
         goto fail;
     for (int k = 0; k < width_of[0]; k++) {
@@ -1150,6 +1335,23 @@ static PyObject *program_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         self->fkind[k] = (int32_t)kind;
         self->fattr[k] = (int32_t)at;
     }
+    if (PyTuple_GET_SIZE(fields) != nnames) {
+        PyErr_SetString(PyExc_ValueError, "fields: one (state, environment) pair per name");
+        goto fail;
+    }
+    for (int k = 0; k < nnames; k++) {
+        PyObject *pair = PyTuple_GET_ITEM(fields, k);
+        long sf, ef;
+        if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2
+                || k_int(PyTuple_GET_ITEM(pair, 0), 0, S_LAST - 1, &sf, "a name's field") < 0
+                || k_int(PyTuple_GET_ITEM(pair, 1), 0, S_LAST - 1, &ef, "a name's field") < 0) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "fields: (state, environment) pairs");
+            goto fail;
+        }
+        self->sfield[k] = (int32_t)sf;
+        self->efield[k] = (int32_t)ef;
+    }
     /* the code: every operation known, its operands in range, every jump inside the code */
     for (int k = 0; k < self->ncode; k++) {
         long v;
@@ -1192,6 +1394,10 @@ fail:
     return NULL;
 }
 
+static PyMemberDef program_members[] = {
+    {"strings", T_OBJECT_EX, offsetof(KProgram, strings), READONLY, "the program's strings, by number"},
+    {NULL}};
+
 static PyMethodDef program_methods[] = {
     {"run", (PyCFunction)(void (*)(void))program_run, METH_FASTCALL,
      "run(state, payments, pool) -> (outcome, payments, pool, sets), or None where the machine declines"},
@@ -1205,5 +1411,6 @@ PyTypeObject KProgram_Type = {
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "A settlement block translated for the settlement machine (kernel/vm.py makes it).",
     .tp_methods = program_methods,
+    .tp_members = program_members,
     .tp_new = program_new,
 };

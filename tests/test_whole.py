@@ -1,0 +1,135 @@
+"""Whole random deals in the kernel (`engine/whole.py`, `kernel/src/deals.c`): for every variant and option the
+machine plays, each deal of `bench.run`'s loop comes out as the engine plays it (the same actions, payments and
+pool, and the random numbers left in the same state), the deals it hands back included; `bench.run` gives the
+same counts with and without it; the variants it does not play say why; malformed tables are refused."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from variant_choices import every_choice, rules_of
+
+from ombre_rules import State, bench, kernel, load
+from ombre_rules.engine import whole
+
+CHOICES = every_choice()
+IDS = [p.rsplit("/", 1)[-1].removesuffix(".yaml") + "".join(f"({k}={c})" for k, c in sel) for p, sel in CHOICES]
+built = pytest.mark.skipif(not kernel.BUILT, reason="the kernel is not built here")
+
+
+def _engine_rows(rules, n: int, seed: int, pool: int = 0) -> tuple[list, tuple]:
+    """bench.run's loop in the engine: per deal (history, payments, pool after); the random state after."""
+    rng = random.Random(seed)
+    dealer = 0
+    rows = []
+    for _ in range(n):
+        s = State(rules, seed=rng.getrandbits(32), dealer=dealer, pool=pool)
+        s.random_playout(rng.random)
+        rows.append((tuple(s.history), s.res.payments, s.res.pool_after))
+        pool, dealer = s.res.pool_after, rules.next_seat[dealer]
+    return rows, rng.getstate()
+
+
+@built
+@pytest.mark.parametrize(("path", "sel"), CHOICES, ids=IDS)
+def test_whole_deals_are_the_engines(path, sel):
+    rules = rules_of(path, sel)
+    machine = whole.deals(rules)
+    if machine is None:
+        assert whole.why_not(rules)
+        return
+    assert whole.why_not(rules) == ""
+    want, state = _engine_rows(rules, 300, 11)
+    rows: list = []
+    rng = random.Random(11)
+    tally = whole.Tally(0, 0)
+    back = whole.play(rules, machine, 300, rng, tally, rows=rows)
+    assert rows == want
+    assert rng.getstate() == state
+    assert tally.pool == want[-1][2] and tally.actions == sum(len(h) for h, _p, _q in want)
+    assert back < 300 // 4  # most deals are the machine's
+
+
+@built
+def test_the_machine_plays_ombre_and_hands_back_claims():
+    """The variants whose deals the machine plays, among those of the project (with their default options); and
+    a deal it hands back (a claim to decide) is the engine's too."""
+    played = {p.rsplit("/", 1)[-1].removesuffix(".yaml") for p, sel in CHOICES
+              if not sel and whole.deals(rules_of(p, sel)) is not None}
+    assert played == {"ombre", "ombre-a-dos"}
+    rules = load("ombre-a-dos")
+    handed: list[State] = []
+    rows: list = []
+    back = whole.play(rules, whole.deals(rules), 200, random.Random(3), whole.Tally(0, 0), rows=rows,
+                      python=handed.append)
+    assert back == len(handed) > 0
+    assert all(s.claim_at >= 0 and len(s.trick_log) >= s.claim_at for s in handed)  # they reached the claim
+    assert rows == _engine_rows(rules, 200, 3)[0]
+
+
+@built
+def test_why_the_machine_does_not_play_a_variant():
+    assert whole.why_not(load("taroc-lhombre")) == "a deck of more than 64 cards"
+    assert whole.why_not(load("preference")) == "carry"
+    assert whole.why_not(load("quadrille")) == "an auction whose choices depend on the cards"
+    assert whole.deals(load("quadrille")) is None
+
+
+@built
+def test_bench_counts_the_same_with_and_without_the_machine():
+    rules = load("ombre")
+    on = bench.run(rules, 400, 5, warmup=0)
+    with kernel.use(False):
+        off = bench.run(rules, 400, 5, warmup=0)
+    assert on["played_by"].startswith("whole deals in the kernel")
+    assert off["played_by"] == "the engine"
+    for key in ("contracts", "outcomes", "actions_per_deal", "deals"):
+        assert on[key] == off[key]
+
+
+@built
+def test_a_pool_beyond_the_machines_reach_is_played_by_the_engine():
+    """The engine plays while the pool is beyond 50 bits (until a deal pays it out), the same deals."""
+    rules = load("ombre")
+    rows: list = []
+    rng = random.Random(2)
+    back = whole.play(rules, whole.deals(rules), 40, rng, whole.Tally(0, 2 ** 60), rows=rows)
+    want, state = _engine_rows(rules, 40, 2, pool=2 ** 60)
+    assert rows == want and rng.getstate() == state
+    assert back >= 1 and rows[0][2] != 0
+
+
+
+
+@built
+@pytest.mark.parametrize(("at", "value", "error", "message"), [
+    (0, (9, 40, 4, 0, 0, 0, 0, 13, 3, 4), ValueError, "a header out of range"),
+    (1, (0, 1), ValueError, "next seat: a tuple of 3 ints"),
+    (6, (0, 0, 10 ** 6), ValueError, "a root must be from 0 to"),
+    (16, (None,) * 5, TypeError, "a settlement must be a Program"),
+    (14, (1,) * 20, TypeError, "tables must be Tables of the deck, or None"),
+])
+def test_malformed_tables_are_refused(at, value, error, message, monkeypatch):
+    rules = load("ombre")
+    got = {}
+    real = kernel.deals
+    monkeypatch.setattr(kernel, "deals", lambda *a: got.setdefault("args", a) and real(*a))
+    monkeypatch.setattr(whole, "_MACHINES", type(whole._MACHINES)())
+    assert whole.deals(rules) is not None
+    args = list(got["args"])
+    args[at] = value
+    with pytest.raises(error, match=message):
+        real(*args)
+
+
+@built
+def test_a_bad_run_is_refused():
+    rules = load("ombre")
+    m = whole.deals(rules)
+    state = random.Random(1).getstate()[1]
+    with pytest.raises(ValueError, match="a Mersenne Twister state: 625 ints"):
+        m.run(1, state[:-1], 0, 0, False)
+    with pytest.raises(ValueError, match="dealer must be from 0 to 2"):
+        m.run(1, state, 3, 0, False)
+    with pytest.raises(ValueError, match="pool: an int of at most 50 bits"):
+        m.run(1, state, 0, 2 ** 60, False)
