@@ -396,15 +396,19 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("replay", help="re-run a JSON record and verify it")
     s.add_argument("file", metavar="FILE")
     s.set_defaults(fn=cmd_replay)
-    s = sub.add_parser("bench", help="time random legal play")
+    s = sub.add_parser("bench", help="time random legal play",
+                       description="Time random legal play of a variant: deals per second, then its contracts "
+                       "and outcomes. Where the compiled kernel can play the variant's whole deals it plays them, "
+                       "the same deals from the same random numbers; the output says what played them, and why "
+                       "not the kernel otherwise.")
     s.add_argument("variant", metavar="VARIANT|FILE")
     s.add_argument("--deals", type=int, default=5000, help="deals to play (default 5000)")
     s.add_argument("--seed", type=int, default=1, help="seed (default 1)")
     s.add_argument("--option", action="append", metavar="KEY=VALUE", help="set a variant option (repeatable)")
     s.add_argument("--json", action="store_true", help="end with one JSON line (includes deals_per_s)")
     s.add_argument("--loop", choices=bench_mod.LOOPS, default="playout",
-                   help="playout: State.random_playout (default); api: the public legal_actions/apply loop, "
-                        "which takes the same actions")
+                   help="playout: State.random_playout, or the kernel's whole deals (default); api: the public "
+                        "legal_actions/apply loop, which takes the same actions")
     s.set_defaults(fn=cmd_bench)
     s = sub.add_parser("bench-bots", help="time the bots: greedy deals/s and Monte-Carlo time per decision",
                        description="Time the bots on each variant, in one run and one process: deals per second "
