@@ -15,10 +15,10 @@ from ombre_rules.spec.resolve import parse_variant_string
 def test_a_hostile_file_is_refused_at_its_place(write, name):
     body, expected = BAD_FILES[name]
     path = write("extends: ombre\n" + body)
-    t0 = time.process_time()  # CPU time: a hang guard that a loaded machine does not trip
-    with pytest.raises(SpecError) as ei:
+    t0 = time.thread_time()  # this thread's CPU time: a hang guard that neither a loaded machine nor another
+    with pytest.raises(SpecError) as ei:  # thread of the process (a web test's server or bots) trips
         load(path)
-    assert time.process_time() - t0 < 10
+    assert time.thread_time() - t0 < 10
     assert str(ei.value).split("\n")[0] == f"{path}:{expected}"
 
 
@@ -48,10 +48,10 @@ def test_a_file_that_is_not_utf8(tmp_path):
 
 @pytest.mark.parametrize("n", [2_000, 100_000])
 def test_the_variant_string_is_read_in_linear_time(n):
-    t0 = time.process_time()
+    t0 = time.thread_time()
     with pytest.raises(SpecError):
         parse_variant_string("a" + " " * n + "(")
-    assert time.process_time() - t0 < 0.5
+    assert time.thread_time() - t0 < 0.5
 
 
 @pytest.mark.parametrize("text, expected", [

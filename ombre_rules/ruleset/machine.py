@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import ast
 import re
-import weakref
-from collections.abc import Callable
 from typing import Any
 
 from .. import kernel
@@ -511,27 +509,25 @@ def _env(state: Any) -> DealEnv:
     return DealEnv(state, state.ctx)
 
 
-# per generated block (held weakly): its program, or None where the block stays in Python
-_PROGRAMS: weakref.WeakKeyDictionary[Callable[..., Any], Any] = weakref.WeakKeyDictionary()
+_NONE = object()  # kept on a block without a program
 
 
 def program(fn: Any, rules: Any) -> Any:
-    """The machine's program of a settlement block of `rules`, made on first use; None where the kernel is not
-    built or the block has a form the machine does not run."""
+    """The machine's program of a settlement block of `rules`, made on first use and kept on the block (so it
+    lives as long as the block does); None where the kernel is not built or the block has a form the machine
+    does not run."""
     if not kernel.BUILT:
         return None
-    try:
-        return _PROGRAMS[fn]
-    except KeyError:
-        pass
-    try:
-        t = _Translator(fn, rules)
-        t.function(fn.tree)
-        prog = t.program()
-    except Untranslatable:
-        prog = None
-    _PROGRAMS[fn] = prog
-    return prog
+    prog = fn.__dict__.get("_machine")
+    if prog is None:
+        try:
+            t = _Translator(fn, rules)
+            t.function(fn.tree)
+            prog = t.program()
+        except Untranslatable:
+            prog = _NONE
+        fn.__dict__["_machine"] = prog
+    return None if prog is _NONE else prog
 
 
 def why_not(fn: Any, rules: Any) -> str:

@@ -111,18 +111,34 @@ typedef struct {
     int32_t *torder_off;
 } KDeals;
 
+static int deals_traverse(KDeals *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->tables);
+    Py_VISIT(self->trump_orders);
+    Py_VISIT(self->settle);
+    Py_VISIT(self->claims);
+    return 0;
+}
+
+static int deals_clear(KDeals *self)
+{
+    Py_CLEAR(self->tables);
+    Py_CLEAR(self->trump_orders);
+    Py_CLEAR(self->settle);
+    Py_CLEAR(self->claims);
+    return 0;
+}
+
 static void deals_dealloc(KDeals *self)
 {
+    PyObject_GC_UnTrack(self);
     int32_t **arrays[] = {&self->next_seat, &self->dest, &self->ante_pay, &self->ante_pool, &self->orders, &self->rings,
                           &self->roots, &self->node_off, &self->acts, &self->child, &self->terms, &self->cons,
                           &self->first_leader, &self->suit_of, &self->torder_off};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++)
         PyMem_Free(*arrays[k]);
     PyMem_Free(self->torder);
-    Py_XDECREF(self->tables);
-    Py_XDECREF(self->trump_orders);
-    Py_XDECREF(self->settle);
-    Py_XDECREF(self->claims);
+    deals_clear(self);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -684,7 +700,9 @@ PyTypeObject KDeals_Type = {
     .tp_name = "ombre_rules.kernel._ckernel.Deals",
     .tp_basicsize = sizeof(KDeals),
     .tp_dealloc = (destructor)deals_dealloc,
-    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_traverse = (traverseproc)deals_traverse,
+    .tp_clear = (inquiry)deals_clear,
     .tp_doc = "Whole random deals of a ruleset in C (engine/whole.py lowers the ruleset into it).",
     .tp_methods = deals_methods,
     .tp_members = deals_members,

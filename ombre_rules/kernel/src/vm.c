@@ -63,7 +63,6 @@ typedef struct {
     int32_t *efield;     /* ... and as a value of the environment */
     PyObject *pyfuncs;   /* tuple of Python callables for B_PY (given the state) */
     PyObject *make_env;  /* callable(state) -> the environment */
-    void *spare;         /* a run's memory, kept for the next run (NULL while one runs) */
 } KProgram;
 
 typedef struct {
@@ -1012,10 +1011,12 @@ static int execute(Run *r, int64_t *outcome)
 }
 
 /* a run's memory, kept between runs (a run started from inside another gets memory of its own) */
+static Run *spare;  /* a run's memory, kept for the next run of any program (NULL while one runs) */
+
 static Run *begin(KProgram *self, PyObject *state, const KFacts *facts)
 {
-    Run *r = self->spare;
-    self->spare = NULL;
+    Run *r = spare;
+    spare = NULL;
     if (r == NULL && (r = PyMem_Malloc(sizeof(Run))) == NULL)
         return NULL;
     r->p = self;
@@ -1032,11 +1033,11 @@ static Run *begin(KProgram *self, PyObject *state, const KFacts *facts)
     return r;
 }
 
-static void end(KProgram *self, Run *r)
+static void end(Run *r)
 {
     Py_XDECREF(r->env);
-    if (self->spare == NULL)
-        self->spare = r;
+    if (spare == NULL)
+        spare = r;
     else
         PyMem_Free(r);
 }
@@ -1101,7 +1102,7 @@ static PyObject *program_run(KProgram *self, PyObject *const *args, Py_ssize_t n
         result = Py_None;
         Py_INCREF(result);
     }
-    end(self, r);
+    end(r);
     return result;
 }
 
@@ -1132,13 +1133,37 @@ int k_program_facts(PyObject *prog, const KFacts *f, int64_t *pay, int npay, int
         rc = 0;
     }
     PyErr_Clear();  /* a run on facts calls no Python: nothing to report */
-    end(self, r);
+    end(r);
     return rc;
+}
+
+static int program_traverse(KProgram *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->names);
+    Py_VISIT(self->strings);
+    Py_VISIT(self->string_ids);
+    Py_VISIT(self->objects);
+    Py_VISIT(self->object_ids);
+    Py_VISIT(self->pyfuncs);
+    Py_VISIT(self->make_env);
+    return 0;
+}
+
+static int program_clear(KProgram *self)
+{
+    Py_CLEAR(self->names);
+    Py_CLEAR(self->strings);
+    Py_CLEAR(self->string_ids);
+    Py_CLEAR(self->objects);
+    Py_CLEAR(self->object_ids);
+    Py_CLEAR(self->pyfuncs);
+    Py_CLEAR(self->make_env);
+    return 0;
 }
 
 static void program_dealloc(KProgram *self)
 {
-    PyMem_Free(self->spare);
+    PyObject_GC_UnTrack(self);
     PyMem_Free(self->code);
     PyMem_Free(self->consts);
     PyMem_Free(self->base);
@@ -1147,13 +1172,7 @@ static void program_dealloc(KProgram *self)
     PyMem_Free(self->fattr);
     PyMem_Free(self->sfield);
     PyMem_Free(self->efield);
-    Py_XDECREF(self->names);
-    Py_XDECREF(self->strings);
-    Py_XDECREF(self->string_ids);
-    Py_XDECREF(self->objects);
-    Py_XDECREF(self->object_ids);
-    Py_XDECREF(self->pyfuncs);
-    Py_XDECREF(self->make_env);
+    program_clear(self);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -1408,7 +1427,9 @@ PyTypeObject KProgram_Type = {
     .tp_name = "ombre_rules.kernel._ckernel.Program",
     .tp_basicsize = sizeof(KProgram),
     .tp_dealloc = (destructor)program_dealloc,
-    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_traverse = (traverseproc)program_traverse,
+    .tp_clear = (inquiry)program_clear,
     .tp_doc = "A settlement block translated for the settlement machine (kernel/vm.py makes it).",
     .tp_methods = program_methods,
     .tp_members = program_members,
