@@ -170,9 +170,8 @@ def _contract_rows(rules: Ruleset, begun: set[int]) -> tuple[list[int], list[Any
                 _check(claim is not None, "a claim condition the machine cannot ask")
         rows += [max(mode, 0), c.fixed_suit.index if c.fixed_suit is not None else -1, int(ex.defenders),
                  int(ex.defender_first == "ceded")]
-        rows += [max(0, x.min_const or 0) for x in lims[:1]] + [max(0, lims[0].max_const or 0)]
-        rows += [max(0, lims[1].min_const or 0), max(0, lims[1].max_const or 0), max(0, lims[2].min_const or 0),
-                 max(0, lims[2].max_const or 0)]
+        for x in lims:  # a limit below 0 counts as 0, as the engine counts it
+            rows += [max(0, x.min_const or 0), max(0, x.max_const or 0)]
         rows += [play.claim[0] if play.claim is not None else -1, int(play.follow_highest)]
         claims.append(claim)
     return rows, claims
@@ -221,6 +220,7 @@ def _lower(rules: Ruleset) -> Any:
             if c.index in begun and ((mode == 3) == (suit is None)) and (mode != 2 or suit is c.fixed_suit):
                 ctx = rules.context(c.ranking, suit)
                 tables.append(kernel.tables(ctx, c.follow_id))
+                _check(tables[-1] is not None, "follow rules the play kernel does not take")
                 orders_of_trumps.append(tuple(ctx.trump_order))
             else:
                 tables.append(None)
