@@ -6,7 +6,8 @@ Python and checked there before use (`_ckernel.Tables`). On them it plays random
 `State._random_tricks`, the same cards from the same random numbers: `random_tricks`) and searches double-dummy
 (`_ckernel.Search`, driven by `solve.fast`), and it settles a deal (`_ckernel.Program`, the settlement machine: a
 settlement block translated by `ruleset/machine.py`, declining to Python where it cannot be exact), and it shuffles
-a deal (`shuffled`: SHAKE-128 keys of the seed, as `engine/deal.py` sorts them). What it does not run stays in
+a deal (`shuffled`: SHAKE-128 keys of the seed, as `engine/deal.py` sorts them), and it plays whole random deals
+of a ruleset lowered into tables (`deals`, `_ckernel.Deals`: `engine/whole.py`). What it does not run stays in
 Python: claims and concessions, `play.end_when` (asked of Python after each trick), the excuse card, trumps fixed
 by the first lead, follow rules that read the card winning the trick (`winning_card`), decks of more than 64 cards.
 
