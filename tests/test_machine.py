@@ -116,6 +116,9 @@ def test_the_seat_reads_agree_with_the_environment():
     ((OP["JUMP"], 50), "an operand out of range at 0"),
     ((OP["LOAD"],), "a bad operation at 0"),
     ((OP["ITER"], 0, 0, 0, 9), "an operand out of range at 0"),
+    ((OP["JUMP"], 3, OP["CONST"], 0, OP["RETURN"]), "a jump into an operation at 0"),
+    ((OP["CONST"], 0, OP["BI"], 12, 1, OP["RETURN"]), "an operand out of range at 2"),  # _div of one value
+    ((OP["CONST"], 0, OP["BI"], 9, 2, OP["RETURN"]), "an operand out of range at 2"),  # group_points of two
 ])
 def test_a_program_of_malformed_code_is_refused(code, message):
     rules = load("ombre")
@@ -136,3 +139,14 @@ def test_a_program_refuses_a_constant_it_cannot_hold():
     prog = kernel.program((OP["CONST"], 0, OP["RETURN"]), 0, ((2, 7),), (), (), objects, bases, (), (), (), (),
                           DealEnv)
     assert prog.run(State(rules, seed=1), [0, 0, 0], 0) is None  # a number is no outcome: declined
+
+
+@built
+def test_a_loop_from_a_negative_place_is_declined():
+    """ITER from a negative index: the machine declines (Python runs the block) rather than read before a list."""
+    rules = load("ombre")
+    objects = (tuple(rules.deck.cards), tuple(rules.deck.suits), tuple(rules.contracts))
+    bases = tuple(c.index for c in rules.contracts)
+    code = (OP["CONST"], 0, OP["STORE"], 1, OP["EMPTY"], 0, OP["ITER"], 0, 1, 2, 11, OP["CONST"], 1, OP["RETURN"])
+    prog = kernel.program(code, 3, ((2, -10 ** 9), (4, 0)), (), ("x",), objects, bases, (), (), (), (), DealEnv)
+    assert prog.run(State(rules, seed=1), [0, 0, 0], 0) is None

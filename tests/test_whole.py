@@ -18,15 +18,17 @@ built = pytest.mark.skipif(not kernel.BUILT, reason="the kernel is not built her
 
 
 def _engine_rows(rules, n: int, seed: int, pool: int = 0) -> tuple[list, tuple]:
-    """bench.run's loop in the engine: per deal (history, payments, pool after); the random state after."""
+    """bench.run's loop in the engine, the kernel off (pure Python): per deal (history, payments, pool after);
+    the random state after."""
     rng = random.Random(seed)
     dealer = 0
     rows = []
-    for _ in range(n):
-        s = State(rules, seed=rng.getrandbits(32), dealer=dealer, pool=pool)
-        s.random_playout(rng.random)
-        rows.append((tuple(s.history), s.res.payments, s.res.pool_after))
-        pool, dealer = s.res.pool_after, rules.next_seat[dealer]
+    with kernel.use(False):
+        for _ in range(n):
+            s = State(rules, seed=rng.getrandbits(32), dealer=dealer, pool=pool)
+            s.random_playout(rng.random)
+            rows.append((tuple(s.history), s.res.payments, s.res.pool_after))
+            pool, dealer = s.res.pool_after, rules.next_seat[dealer]
     return rows, rng.getstate()
 
 
@@ -71,8 +73,33 @@ def test_the_machine_plays_ombre_and_hands_back_claims():
 def test_why_the_machine_does_not_play_a_variant():
     assert whole.why_not(load("taroc-lhombre")) == "a deck of more than 64 cards"
     assert whole.why_not(load("preference")) == "carry"
-    assert whole.why_not(load("quadrille")) == "an auction whose choices depend on the cards"
+    assert whole.why_not(load("quadrille")) == "an auction rule that reads more than the seats"
     assert whole.deals(load("quadrille")) is None
+
+
+@built
+@pytest.mark.parametrize(("house", "why"), [
+    ('contracts:\n  solo: {bid_when: "pool >= 30"}\n', "bid conditions or compulsory bids"),
+    ('contracts:\n  solo: {bid_when: "len([c for c in hand(bidder) if c.rank == K]) == 4"}\n',
+     "bid conditions or compulsory bids"),
+    ("auction:\n  first: dealer\n", ""),
+    ("auction:\n  first: declarer\n", None),
+])
+def test_an_auction_that_reads_the_deal_is_refused(house, why, tmp_path):
+    """The auction is explored once per dealer: a rule of it that reads the cards or the pool keeps the
+    variant in Python (the machine would play other auctions than the engine's)."""
+    path = tmp_path / "house.yaml"
+    path.write_text("extends: ombre\n" + house)
+    try:
+        rules = load(str(path))
+    except Exception:  # a file the loader refuses (declarer is none before the auction)
+        assert why is None
+        return
+    assert whole.why_not(rules) == why
+    if not why:
+        rows: list = []
+        whole.play(rules, whole.deals(rules), 100, random.Random(4), whole.Tally(0, 0), rows=rows)
+        assert rows == _engine_rows(rules, 100, 4)[0]
 
 
 @built
@@ -133,3 +160,22 @@ def test_a_bad_run_is_refused():
         m.run(1, state, 3, 0, False)
     with pytest.raises(ValueError, match="pool: an int of at most 50 bits"):
         m.run(1, state, 0, 2 ** 60, False)
+
+
+@built
+def test_programs_of_another_deck_are_refused(monkeypatch):
+    rules, other = load("ombre"), load("ombre-a-dos")
+    got = {}
+    real = kernel.deals
+    monkeypatch.setattr(kernel, "deals", lambda *a: got.setdefault("args", a) and real(*a))
+    monkeypatch.setattr(whole, "_MACHINES", type(whole._MACHINES)())
+    assert whole.deals(rules) is not None
+    args = list(got["args"])
+    theirs = whole.deals(other).settle
+    args[16] = theirs[:1] * len(args[16])
+    with pytest.raises(ValueError, match="a settlement program of another deck or contracts"):
+        real(*args)
+    args = list(got["args"])
+    args[17] = tuple(args[16][:1]) + args[17][1:]  # a settlement where a claim's condition stands
+    with pytest.raises(ValueError, match="a claim program of another deck or contracts, or not a condition"):
+        real(*args)

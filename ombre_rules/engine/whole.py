@@ -4,9 +4,9 @@ the engine would end it.
 
 `deals(rules)` lowers a ruleset into the machine's tables once: the deal as a permutation of the shuffled pack
 (checked), the ante per dealer, the auction as the tree of legal lists this module explores with the engine
-(the same tree from two deals of different cards, or it is refused), each contract's trump, exchange limits,
-claim and play tables, the settlement programs (`ruleset/machine.py`, reading only what the machine knows of
-a deal). A ruleset with a mechanic the machine does not play gets None and `why_not` says which; bench then
+(only where its rules read nothing but the seats, and the same tree from two deals of other cards), each
+contract's trump, exchange limits, claim and play tables, the settlement programs (`ruleset/machine.py`,
+reading only what the machine knows of a deal). A ruleset with a mechanic the machine does not play gets None and `why_not` says which; bench then
 plays it in Python. `play` runs the machine and plays in Python each deal it hands back (a claim to decide,
 a settlement it declines), from the same random numbers. `tests/test_whole.py` checks that every deal comes
 out as the engine's."""
@@ -20,6 +20,7 @@ from typing import Any
 
 from .. import kernel
 from ..cards import bits
+from ..envs import SEAT_VARS
 from ..ruleset import Ruleset
 from ..ruleset.machine import facts_program
 from .phases import AUCTION, DONE, EXCHANGE, PLAY, TRUMP
@@ -28,7 +29,7 @@ from .state import State
 
 MAX_NODES = 50_000  # auction positions explored at most
 _SEEDS = (12345, 67890)  # the two deals the auction is explored on
-_FIRST_LEADER_READS = frozenset({"forehand", "declarer", "dealer", "players", "sitters"})
+_FIRST_LEADER_READS = SEAT_VARS | {"declarer"}
 
 
 class Unsupported(Exception):
@@ -49,6 +50,13 @@ def _refusal(rules: Ruleset) -> None:
         _check(getattr(rules, name) is None, f"{name}")
     _check(not rules.may_raise, "raises after the auction")
     _check(rules.ante is None or rules.ante_static, "an ante that reads more than the seats")
+    # the auction's tree is explored once per dealer: nothing it asks may read more than the seats (not the
+    # cards, not the pool)
+    _check(not rules.bid_conditions and not rules.compulsory, "bid conditions or compulsory bids")
+    au = rules.auction
+    asks = [au.first, au.force_who, au.accept.late if au.accept is not None else None]
+    asks += [e for b in au.branches for e in (b.when, b.who)]
+    _check(all(e is None or e.uses <= SEAT_VARS for e in asks), "an auction rule that reads more than the seats")
 
 
 def _deal_places(rules: Ruleset) -> tuple[list[int], int]:

@@ -12,6 +12,7 @@
 #define MT_N 624
 #define MT_M 397
 #define MAX_HISTORY 1024
+#define K_MAXCONTRACTS 4096  /* contracts a deal machine takes */
 
 typedef struct {
     uint32_t mt[MT_N];
@@ -61,15 +62,20 @@ static int mt_from(PyObject *o, MT *g)
         PyErr_SetString(PyExc_ValueError, "a Mersenne Twister state: 625 ints");
         return -1;
     }
-    for (int k = 0; k <= MT_N; k++) {
-        long v;
-        if (k_int(PyTuple_GET_ITEM(o, k), 0, k < MT_N ? 0xffffffffL : MT_N, &v, "a state word") < 0)
+    for (int k = 0; k < MT_N; k++) {
+        PyObject *w = PyTuple_GET_ITEM(o, k);
+        unsigned long long v = PyLong_Check(w) ? PyLong_AsUnsignedLongLong(w) : (unsigned long long)-1;
+        if (v > 0xffffffffULL) {  /* not an int, negative, or beyond 32 bits (long may be 32 bits here) */
+            PyErr_Clear();
+            PyErr_SetString(PyExc_ValueError, "a state word must be from 0 to 2**32 - 1");
             return -1;
-        if (k < MT_N)
-            g->mt[k] = (uint32_t)v;
-        else
-            g->index = (int)v;
+        }
+        g->mt[k] = (uint32_t)v;
     }
+    long index;
+    if (k_int(PyTuple_GET_ITEM(o, MT_N), 0, MT_N, &index, "the state's index") < 0)
+        return -1;
+    g->index = (int)index;
     return 0;
 }
 
@@ -199,7 +205,7 @@ static PyObject *deals_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     PyMem_Free(h);
     int n = self->n, nc = self->ncards, ns = self->nsuits, nk = self->ncontracts;
     if (n < 1 || n > K_MAXSEATS || nc < 1 || nc > K_MAXCARDS || ns < 1 || ns > 64 || self->talon > nc
-            || self->tn < 1 || self->tn > n || nk < 1) {
+            || self->tn < 1 || self->tn > n || nk < 1 || nk > K_MAXCONTRACTS) {
         PyErr_SetString(PyExc_ValueError, "Deals: a header out of range");
         goto fail;
     }
@@ -274,12 +280,21 @@ static PyObject *deals_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         if (!k_is_program(PyTuple_GET_ITEM(settle, k))) {
             PyErr_SetString(PyExc_TypeError, "Deals: a settlement must be a Program");
             goto fail;
+        } else if (!k_program_fits(PyTuple_GET_ITEM(settle, k), nc, ns, nk, 0)) {
+            PyErr_SetString(PyExc_ValueError, "Deals: a settlement program of another deck or contracts");
+            goto fail;
         }
-    for (Py_ssize_t k = 0; k < nk; k++)
-        if (PyTuple_GET_ITEM(claims, k) != Py_None && !k_is_program(PyTuple_GET_ITEM(claims, k))) {
+    for (Py_ssize_t k = 0; k < nk; k++) {
+        PyObject *c = PyTuple_GET_ITEM(claims, k);
+        if (c != Py_None && !k_is_program(c)) {
             PyErr_SetString(PyExc_TypeError, "Deals: a claim must be a Program or None");
             goto fail;
         }
+        if (c != Py_None && !k_program_fits(c, nc, ns, nk, 1)) {
+            PyErr_SetString(PyExc_ValueError, "Deals: a claim program of another deck or contracts, or not a condition");
+            goto fail;
+        }
+    }
     self->torder_off = PyMem_Malloc(sizeof(int32_t) * (size_t)(nctx + 1));
     self->torder = PyMem_Malloc((size_t)(nctx * nc + 1));
     if (self->torder_off == NULL || self->torder == NULL) {
@@ -326,6 +341,9 @@ typedef struct {
     mask_t drawn[K_MAXSEATS];
 } Deal;
 
+enum { DONE_OK = 0, HAND_BACK = 1, FAILED = -1 };
+
+/* one action more in the deal's history; a history longer than the machine keeps: the engine plays the deal */
 static int hist(Deal *d, int a)
 {
     if (d->nh >= MAX_HISTORY)
@@ -333,8 +351,6 @@ static int hist(Deal *d, int a)
     d->history[d->nh++] = a;
     return 0;
 }
-
-enum { DONE_OK = 0, HAND_BACK = 1, FAILED = -1 };
 
 /* the exchange of `_continue_exchange` and `_random_exchange`, from the queue of exchangers */
 static int exchange(KDeals *D, Deal *d, MT *g, const int32_t *k)
@@ -375,7 +391,7 @@ static int exchange(KDeals *D, Deal *d, MT *g, const int32_t *k)
                 break;
             int c = k_nth(d->f.hands[seat], i);
             if (hist(d, D->a_discard + c) < 0)
-                return FAILED;
+                return HAND_BACK;
             d->f.hands[seat] ^= (mask_t)1 << c;
             d->f.discards[seat] |= (mask_t)1 << c;
             count++;
@@ -383,7 +399,7 @@ static int exchange(KDeals *D, Deal *d, MT *g, const int32_t *k)
         }
         if (i == n && draw) {
             if (hist(d, D->a_draw) < 0)
-                return FAILED;
+                return HAND_BACK;
             for (int j = 0; j < count; j++) {
                 mask_t bit = (mask_t)1 << d->talon[d->ttop++];
                 d->f.hands[seat] |= bit;
@@ -391,7 +407,7 @@ static int exchange(KDeals *D, Deal *d, MT *g, const int32_t *k)
             }
         } else if (cede) {  /* he cedes: he comes after the next exchanger, who is then the first defender */
             if (hist(d, D->a_cede) < 0)
-                return FAILED;
+                return HAND_BACK;
             ceded = 1;
             first_used = 0;
             memmove(queue + 2, queue + 1, sizeof(int) * (size_t)(nq - 1));
@@ -437,7 +453,7 @@ static int tricks(KDeals *D, Deal *d, MT *g, const KTables *t, int contract, int
             return HAND_BACK;  /* a leader without cards: the engine says what that means */
         int a = k_nth(hand, pick(g, k_popcount(hand)));
         if (hist(d, a) < 0)
-            return FAILED;
+            return HAND_BACK;
         mask_t tm = (mask_t)1 << a;
         d->f.hands[seat] = hand ^ tm;
         const int32_t *row = t->key + t->eff[a] * nc;
@@ -452,7 +468,7 @@ static int tricks(KDeals *D, Deal *d, MT *g, const KTables *t, int contract, int
             int c = k_nth(m, pick(g, k_popcount(m)));
             mask_t bit = (mask_t)1 << c;
             if (hist(d, c) < 0)
-                return FAILED;
+                return HAND_BACK;
             d->f.hands[seat] = hand ^ bit;
             tm |= bit;
             if (row[c] > best) {
@@ -517,7 +533,7 @@ static int play_deal(KDeals *D, Deal *d, MT *g, long long seed, int dealer, int6
     for (;;) {
         int off = D->node_off[node], i = off + pick(g, D->node_off[node + 1] - off);
         if (hist(d, D->acts[i]) < 0)
-            return FAILED;
+            return HAND_BACK;
         if (D->child[i] < 0) {
             term = -D->child[i] - 1;
             break;
@@ -548,7 +564,7 @@ static int play_deal(KDeals *D, Deal *d, MT *g, long long seed, int dealer, int6
     case TM_NAMED:
         trump = pick(g, D->nsuits);
         if (hist(d, D->a_trump + trump) < 0)
-            return FAILED;
+            return HAND_BACK;
         break;
     case TM_TURNED:
         if (d->ttop >= d->tend)
@@ -648,14 +664,18 @@ static PyObject *deals_run(KDeals *self, PyObject *const *args, Py_ssize_t nargs
         if (bad)
             goto done;
         if (rows) {
-            PyObject *h = PyTuple_New(d->nh), *pays = PyTuple_New(self->n);
-            for (int j = 0; h != NULL && j < d->nh; j++)
-                PyTuple_SET_ITEM(h, j, PyLong_FromLong(d->history[j]));
-            for (int j = 0; pays != NULL && j < self->n; j++)
-                PyTuple_SET_ITEM(pays, j, PyLong_FromLongLong(d->pay[j]));
+            int64_t hv[MAX_HISTORY];
+            for (int j = 0; j < d->nh; j++)
+                hv[j] = d->history[j];
+            PyObject *h = k_tuple_i64(hv, d->nh), *pays = k_tuple_i64(d->pay, self->n);
             PyObject *row = h == NULL || pays == NULL ? NULL : Py_BuildValue("(NNL)", h, pays, (long long)p);
-            if (row == NULL || PyList_Append(row_list, row) < 0) {
-                Py_XDECREF(row);
+            if (row == NULL) {
+                Py_XDECREF(h);
+                Py_XDECREF(pays);
+                goto done;
+            }
+            if (PyList_Append(row_list, row) < 0) {
+                Py_DECREF(row);
                 goto done;
             }
             Py_DECREF(row);
@@ -666,9 +686,10 @@ static PyObject *deals_run(KDeals *self, PyObject *const *args, Py_ssize_t nargs
         done++;
     }
     {
-        PyObject *counts = PyTuple_New(nk + 1), *st = mt_to(&g);
-        for (int j = 0; counts != NULL && j <= nk; j++)
-            PyTuple_SET_ITEM(counts, j, PyLong_FromLong(by_contract[j]));
+        int64_t cv[K_MAXCONTRACTS + 1];
+        for (int j = 0; j <= nk; j++)
+            cv[j] = by_contract[j];
+        PyObject *counts = k_tuple_i64(cv, nk + 1), *st = mt_to(&g);
         if (counts != NULL && st != NULL)
             result = Py_BuildValue("(lNlLlNOOO)", done, st, dealer, pool, actions, counts, outcomes, pending, row_list);
         else {

@@ -69,6 +69,11 @@ PyObject *k_random_discards(PyObject *self, PyObject *const *args, Py_ssize_t na
             drew = i == held && draw;
             break;
         }
+        if (i >= PyList_GET_SIZE(cards)) {  /* rand() changed the list under the loop */
+            PyErr_SetString(PyExc_ValueError, "random_discards: the hand's list changed while it was read");
+            rc = -1;
+            break;
+        }
         long c;
         if (k_int(PyList_GET_ITEM(cards, i), 0, K_MAXCARDS - 1, &c, "a card of the hand") < 0) {
             rc = -1;
@@ -99,6 +104,12 @@ PyObject *k_random_discards(PyObject *self, PyObject *const *args, Py_ssize_t na
     if (h == NULL || d == NULL) {
         Py_XDECREF(h);
         Py_XDECREF(d);
+        rc = -1;
+    } else if (seat >= PyList_GET_SIZE(hands) || seat >= PyList_GET_SIZE(discards)) {
+        Py_DECREF(h);  /* the lists shrank under the loop: nothing written back */
+        Py_DECREF(d);
+        if (et == NULL)
+            PyErr_SetString(PyExc_ValueError, "random_discards: the hands changed while they were read");
         rc = -1;
     } else {
         PyList_SetItem(hands, seat, h);

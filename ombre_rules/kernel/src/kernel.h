@@ -56,6 +56,9 @@ typedef struct {
  * the payments and the pool changed), 1 declined (nothing changed), -1 a Python error */
 int k_program_facts(PyObject *prog, const KFacts *f, int64_t *pay, int npay, int64_t *pool, int64_t *out);
 int k_is_program(PyObject *o);
+/* whether a program was made for a deck of ncards cards and nsuits suits and nk contracts, and ends as a
+ * condition (truth) or a settlement */
+int k_program_fits(PyObject *prog, int ncards, int nsuits, int nk, int truth);
 extern PyTypeObject KDeals_Type;  /* deals.c: whole random deals */
 
 /* the follow mask of `hand` when card `led` leads: the first pair that binds, else the whole hand */
@@ -85,6 +88,39 @@ static inline int k_lowest(mask_t m) { return __builtin_ctzll(m); }  /* m != 0 *
 static inline int k_highest(mask_t m) { return 63 - __builtin_clzll(m); }  /* m != 0 */
 #endif
 
+/* checked 64-bit arithmetic: nonzero when the result does not fit (then *out is not to be used) */
+#if defined(__GNUC__) || defined(__clang__)
+#define k_add_overflow(a, b, out) __builtin_add_overflow((a), (b), (out))
+#define k_sub_overflow(a, b, out) __builtin_sub_overflow((a), (b), (out))
+#define k_mul_overflow(a, b, out) __builtin_mul_overflow((a), (b), (out))
+#else
+static inline int k_add_overflow(int64_t a, int64_t b, int64_t *out)
+{
+    if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b))
+        return 1;
+    *out = a + b;
+    return 0;
+}
+static inline int k_sub_overflow(int64_t a, int64_t b, int64_t *out)
+{
+    if ((b < 0 && a > INT64_MAX + b) || (b > 0 && a < INT64_MIN + b))
+        return 1;
+    *out = a - b;
+    return 0;
+}
+static inline int k_mul_overflow(int64_t a, int64_t b, int64_t *out)
+{
+    if (a != 0 && b != 0) {
+        if ((a == -1 && b == INT64_MIN) || (b == -1 && a == INT64_MIN))
+            return 1;
+        if (a > 0 ? (b > 0 ? a > INT64_MAX / b : b < INT64_MIN / a) : (b > 0 ? a < INT64_MIN / b : a < INT64_MAX / b))
+            return 1;
+    }
+    *out = a * b;
+    return 0;
+}
+#endif
+
 /* the k-th lowest card of m (k < popcount(m)) */
 static inline int k_nth(mask_t m, int k)
 {
@@ -97,6 +133,7 @@ static inline int k_nth(mask_t m, int k)
 int k_mask(PyObject *o, mask_t full, mask_t *out, const char *what);
 int k_int(PyObject *o, long lo, long hi, long *out, const char *what);
 PyObject *k_card(int c);  /* a new reference to the Python int c */
+PyObject *k_tuple_i64(const int64_t *xs, Py_ssize_t n);  /* a new tuple of the n numbers (NULL: an error) */
 
 PyObject *k_random_tricks(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *k_random_discards(PyObject *self, PyObject *const *args, Py_ssize_t nargs);  /* exchange.c */

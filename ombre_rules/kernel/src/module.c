@@ -47,6 +47,19 @@ PyObject *k_card(int c)
     return PyLong_FromLong(c);
 }
 
+PyObject *k_tuple_i64(const int64_t *xs, Py_ssize_t n)
+{
+    PyObject *t = PyTuple_New(n);
+    for (Py_ssize_t k = 0; t != NULL && k < n; k++) {
+        PyObject *v = PyLong_FromLongLong(xs[k]);
+        if (v == NULL)
+            Py_CLEAR(t);
+        else
+            PyTuple_SET_ITEM(t, k, v);
+    }
+    return t;
+}
+
 static PyMethodDef k_methods[] = {
     {"random_tricks", (PyCFunction)(void (*)(void))k_random_tricks, METH_FASTCALL,
      "random_tricks(tables, hands, hl, history, tricks, won, log, nxt, tn, high, seat, rand, max_tricks) -> seat"},

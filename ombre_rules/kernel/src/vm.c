@@ -11,7 +11,9 @@
 #include "kernel.h"
 #include <structmember.h>
 
-enum { V_UNSET, V_NONE, V_INT, V_BOOL, V_STR, V_CARD, V_SUIT, V_CONTRACT, V_LIST, V_FUNC, V_OPAQUE };
+enum { V_UNSET, V_NONE, V_INT, V_BOOL, V_STR, V_CARD, V_SUIT, V_CONTRACT, V_LIST, V_FUNC, V_OPAQUE, V_TUPLE };
+/* a list or a tuple (a tuple read from Python: equal only to a tuple, as in Python) */
+#define IS_SEQ(v) ((v).tag == V_LIST || (v).tag == V_TUPLE)
 
 typedef struct {
     int32_t tag;
@@ -30,6 +32,9 @@ static const int OPERANDS[OP_COUNT] = {1, 1, 1, 0, 0, 1, 2, 1, 1, 1, 2, 1, 0, 0,
 enum { C_EQ, C_NE, C_LT, C_LE, C_GT, C_GE, C_IN, C_NOTIN, C_IS, C_ISNOT, C_COUNT };
 enum { B_MAX, B_MIN, B_SUM, B_COUNT, B_LEN, B_ANY, B_ALL, B_PREFIX_LEN, B_FIRST, B_GROUP_POINTS, B_ABS, B_REST,
        B_DIV, B_MOD, B_GI, B_PY, B_NUMBER };
+/* the arguments each built-in takes: at least, at most */
+static const int ARITY[B_NUMBER][2] = {{1, 64}, {1, 64}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {2, 2}, {1, 1},
+                                       {3, 3}, {1, 1}, {1, 1}, {2, 2}, {2, 2}, {2, 2}, {1, 1}};
 /* how a function of the environment is read: by a Python call, or straight from a list of the state by seat */
 enum { F_PY, F_SEAT_INT, F_SEAT_CARDS };
 
@@ -54,7 +59,8 @@ typedef struct {
     PyObject *objects;   /* tuple of three tuples: cards, suits, contracts, by number */
     PyObject *object_ids;/* dict id(object) -> tag * 2**32 + number */
     int32_t *base;       /* per contract: the number of the contract it compares equal to */
-    int ncontracts, nattrs;
+    int ncontracts, nattrs, ncards, nsuits;
+    int returns, truths;  /* how many RETURN and TRUTH operations it has (a settlement, or a condition) */
     Val *attrs;          /* attrs[(k * 3 + kind) * width + number]: attribute k of a card, suit, contract */
     int width;
     int32_t *fkind;      /* per name: how a call of the environment's function of that name is made */
@@ -95,7 +101,7 @@ static int truth(Run *r, Val v)
         PyObject *s = PyTuple_GET_ITEM(r->p->strings, v.i);
         return PyUnicode_GET_LENGTH(s) != 0;
     }
-    case V_LIST: return v.len != 0;
+    case V_LIST: case V_TUPLE: return v.len != 0;
     case V_CARD: case V_SUIT: case V_CONTRACT: case V_FUNC: return 1;
     default: r->declined = 1; return -1;
     }
@@ -117,7 +123,7 @@ static int equal(Run *r, Val a, Val b)
     case V_NONE: return 1;
     case V_STR: case V_CARD: case V_SUIT: return a.i == b.i;
     case V_CONTRACT: return r->p->base[a.i] == r->p->base[b.i];
-    case V_LIST:
+    case V_LIST: case V_TUPLE:
         if (a.len != b.len)
             return 0;
         for (int k = 0; k < a.len; k++) {
@@ -208,6 +214,8 @@ static int from_py(Run *r, PyObject *o, Val *out, int depth)
         for (Py_ssize_t k = 0; k < n; k++)
             if (from_py(r, items[k], &r->arena[l.i + k], depth + 1) < 0)
                 return -1;
+        if (PyTuple_CheckExact(o))
+            l.tag = V_TUPLE;
         *out = l;
         return 0;
     }
@@ -248,8 +256,8 @@ static PyObject *to_py(Run *r, Val v)
         Py_INCREF(o);
         return o;
     }
-    case V_LIST: {
-        PyObject *l = PyList_New(v.len);
+    case V_LIST: case V_TUPLE: {
+        PyObject *l = v.tag == V_LIST ? PyList_New(v.len) : PyTuple_New(v.len);
         if (l == NULL)
             return NULL;
         for (int k = 0; k < v.len; k++) {
@@ -258,7 +266,10 @@ static PyObject *to_py(Run *r, Val v)
                 Py_DECREF(l);
                 return NULL;
             }
-            PyList_SET_ITEM(l, k, x);
+            if (v.tag == V_LIST)
+                PyList_SET_ITEM(l, k, x);
+            else
+                PyTuple_SET_ITEM(l, k, x);
         }
         return l;
     }
@@ -291,6 +302,8 @@ static PyObject *get_env(Run *r)
 
 static int cards_of(Run *r, mask_t m, Val *out)
 {
+    if (r->p->ncards < 64 && (m >> r->p->ncards) != 0)
+        DECLINE(r);  /* a card beyond the program's deck */
     if (new_list(r, k_popcount(m), out) < 0)
         return -1;
     for (int k = 0; m; m &= m - 1) {
@@ -314,6 +327,7 @@ static int fact(Run *r, int code, Val *out)
     case S_PARTNER_OR_NONE: *out = f->partner < 0 ? none() : num(f->partner); return 0;
     case S_CONTRACT:
         if (f->contract < 0) { *out = none(); return 0; }
+        if (f->contract >= r->p->ncontracts) DECLINE(r);
         out->tag = V_CONTRACT; out->len = 0; out->i = f->contract;
         return 0;
     case S_CTX:
@@ -321,6 +335,7 @@ static int fact(Run *r, int code, Val *out)
         return 0;
     case S_TRUMP:
         if (f->trump < 0) { *out = none(); return 0; }
+        if (f->trump >= r->p->nsuits) DECLINE(r);
         out->tag = V_SUIT; out->len = 0; out->i = f->trump;
         return 0;
     case S_TRUMP_ORDER: {
@@ -329,6 +344,7 @@ static int fact(Run *r, int code, Val *out)
             return -1;
         for (int k = 0; k < n; k++) {
             Val c = {V_CARD, 0, f->trump_order[k]};
+            if (c.i < 0 || c.i >= r->p->ncards) DECLINE(r);
             r->arena[out->i + k] = c;
         }
         return 0;
@@ -475,7 +491,7 @@ static int extreme(Run *r, Val *args, int n, int want_max, Val *out)
 {
     Val *items = args;
     int count = n;
-    if (n == 1 && args[0].tag == V_LIST) {
+    if (n == 1 && IS_SEQ(args[0])) {
         items = &r->arena[args[0].i];
         count = args[0].len;
     } else if (n == 1 && args[0].tag != V_NONE && !is_num(args[0])) {
@@ -504,7 +520,7 @@ static int builtin(Run *r, int b, Val *a, int n, Val *out)
     case B_MAX: case B_MIN:
         return extreme(r, a, n, b == B_MAX, out);
     case B_SUM: case B_COUNT: case B_ANY: case B_ALL: {
-        if (a[0].tag != V_LIST)
+        if (!IS_SEQ(a[0]))
             DECLINE(r);
         int64_t s = 0;
         int any = 0, all = 1;
@@ -513,7 +529,7 @@ static int builtin(Run *r, int b, Val *a, int n, Val *out)
             if (b == B_SUM) {
                 if (x.tag == V_NONE)
                     continue;
-                if (!is_num(x) || __builtin_add_overflow(s, x.i, &s))
+                if (!is_num(x) || k_add_overflow(s, x.i, &s))
                     DECLINE(r);
             } else {
                 int t = truth(r, x);
@@ -529,17 +545,21 @@ static int builtin(Run *r, int b, Val *a, int n, Val *out)
     }
     case B_LEN:
         if (a[0].tag == V_NONE) { *out = num(0); return 0; }
-        if (a[0].tag != V_LIST)
+        if (!IS_SEQ(a[0]))
             DECLINE(r);
         *out = num(a[0].len);
         return 0;
     case B_PREFIX_LEN: {
-        if ((a[0].tag != V_LIST && a[0].tag != V_NONE) || (a[1].tag != V_LIST && a[1].tag != V_NONE))
+        if ((!IS_SEQ(a[0]) && a[0].tag != V_NONE) || (!IS_SEQ(a[1]) && a[1].tag != V_NONE))
             DECLINE(r);
+        if (a[1].tag == V_TUPLE || (a[1].tag == V_LIST && a[1].len > 16))  /* Python makes a set of them: */
+            for (int j = 0; j < a[1].len; j++)                              /* a list in it cannot be */
+                if (IS_SEQ(r->arena[a[1].i + j]))
+                    DECLINE(r);
         int count = 0;
-        for (int k = 0; a[0].tag == V_LIST && k < a[0].len; k++) {
+        for (int k = 0; IS_SEQ(a[0]) && k < a[0].len; k++) {
             int held = 0;
-            for (int j = 0; a[1].tag == V_LIST && j < a[1].len && !held; j++) {
+            for (int j = 0; IS_SEQ(a[1]) && j < a[1].len && !held; j++) {
                 int e = equal(r, r->arena[a[0].i + k], r->arena[a[1].i + j]);
                 if (e < 0)
                     return -1;
@@ -553,17 +573,17 @@ static int builtin(Run *r, int b, Val *a, int n, Val *out)
         return 0;
     }
     case B_FIRST:
-        if (a[0].tag == V_NONE || (a[0].tag == V_LIST && a[0].len == 0)) { *out = none(); return 0; }
-        if (a[0].tag != V_LIST)
+        if (a[0].tag == V_NONE || (IS_SEQ(a[0]) && a[0].len == 0)) { *out = none(); return 0; }
+        if (!IS_SEQ(a[0]))
             DECLINE(r);
         *out = r->arena[a[0].i];
         return 0;
     case B_REST:
-        if (a[0].tag == V_NONE || (a[0].tag == V_LIST && a[0].len == 0))
+        if (a[0].tag == V_NONE || (IS_SEQ(a[0]) && a[0].len == 0))
             return new_list(r, 0, out);
-        if (a[0].tag != V_LIST)
+        if (!IS_SEQ(a[0]))
             DECLINE(r);
-        out->tag = V_LIST;
+        out->tag = V_LIST;  /* list(xs)[1:]: a list, of a tuple too */
         out->len = a[0].len - 1;
         out->i = a[0].i + 1;
         return 0;
@@ -574,14 +594,14 @@ static int builtin(Run *r, int b, Val *a, int n, Val *out)
         *out = num(a[0].i < 0 ? -a[0].i : a[0].i);
         return 0;
     case B_GROUP_POINTS: {
-        if ((a[0].tag != V_LIST && a[0].tag != V_NONE) || !(is_num(a[1]) || a[1].tag == V_NONE) || !is_num(a[2]))
+        if ((!IS_SEQ(a[0]) && a[0].tag != V_NONE) || !(is_num(a[1]) || a[1].tag == V_NONE) || !is_num(a[2]))
             DECLINE(r);
         int64_t total = 0, cnt = 0;
-        for (int k = 0; a[0].tag == V_LIST && k < a[0].len; k++) {
+        for (int k = 0; IS_SEQ(a[0]) && k < a[0].len; k++) {
             Val x = r->arena[a[0].i + k];
             if (x.tag == V_NONE)
                 continue;
-            if (!is_num(x) || __builtin_add_overflow(total, x.i, &total))
+            if (!is_num(x) || k_add_overflow(total, x.i, &total))
                 DECLINE(r);
             cnt++;
         }
@@ -591,7 +611,7 @@ static int builtin(Run *r, int b, Val *a, int n, Val *out)
             DECLINE(r);
         x = full * less;
         y = rest > 0 ? floordiv(2 * less * rest + size, 2 * size) : 0;
-        if (__builtin_sub_overflow(total, x, &total) || __builtin_sub_overflow(total, y, &total))
+        if (k_sub_overflow(total, x, &total) || k_sub_overflow(total, y, &total))
             DECLINE(r);
         *out = num(total);
         return 0;
@@ -607,7 +627,7 @@ static int builtin(Run *r, int b, Val *a, int n, Val *out)
         return 0;
     }
     case B_GI: {
-        if (a[1].tag != V_INT || a[0].tag != V_LIST) { *out = none(); return 0; }
+        if (a[1].tag != V_INT || !IS_SEQ(a[0])) { *out = none(); return 0; }
         int64_t i = a[1].i < 0 ? a[1].i + a[0].len : a[1].i;
         *out = (i < 0 || i >= a[0].len) ? none() : r->arena[a[0].i + i];
         return 0;
@@ -627,7 +647,7 @@ static int seats(Run *r, Val v, Val *out)
     }
     if (v.tag == V_NONE)
         return new_list(r, 0, out);
-    if (v.tag != V_LIST)
+    if (!IS_SEQ(v))
         DECLINE(r);
     int n = 0;
     for (int k = 0; k < v.len; k++) {
@@ -674,7 +694,7 @@ static int transfer(Run *r, int64_t f, int64_t t, int64_t amount)
         return 0;
     if (book(r, f, &bf) < 0 || book(r, t, &bt) < 0)
         return -1;
-    if (__builtin_sub_overflow(r->pay[bf], amount, &r->pay[bf]) || __builtin_add_overflow(r->pay[bt], amount, &r->pay[bt]))
+    if (k_sub_overflow(r->pay[bf], amount, &r->pay[bf]) || k_add_overflow(r->pay[bt], amount, &r->pay[bt]))
         DECLINE(r);
     return 0;
 }
@@ -691,8 +711,8 @@ static int arith(Run *r, int op, Val a, Val b, Val *out)
     if (!is_num(a) || !is_num(b))
         DECLINE(r);
     int64_t x;
-    int over = op == OP_ADD ? __builtin_add_overflow(a.i, b.i, &x)
-             : op == OP_SUB ? __builtin_sub_overflow(a.i, b.i, &x) : __builtin_mul_overflow(a.i, b.i, &x);
+    int over = op == OP_ADD ? k_add_overflow(a.i, b.i, &x)
+             : op == OP_SUB ? k_sub_overflow(a.i, b.i, &x) : k_mul_overflow(a.i, b.i, &x);
     if (over)
         DECLINE(r);
     *out = num(x);
@@ -714,7 +734,7 @@ static int compare(Run *r, int c, Val a, Val b, Val *out)
         *out = boolean((a.tag == V_NONE) == (c == C_IS));
         return 0;
     case C_IN: case C_NOTIN: {
-        if (b.tag != V_LIST)
+        if (!IS_SEQ(b))
             DECLINE(r);
         int found = 0;
         for (int k = 0; k < b.len && !found; k++) {
@@ -894,7 +914,7 @@ static int execute(Run *r, int64_t *outcome)
         }
         case OP_ITER: {  /* slots: the list, the index, the variable; past the end: jump */
             Val l = r->slots[x[0]];
-            if (l.tag != V_LIST || r->slots[x[1]].tag != V_INT) DECLINE(r);
+            if (!IS_SEQ(l) || r->slots[x[1]].tag != V_INT || r->slots[x[1]].i < 0) DECLINE(r);
             int64_t i = r->slots[x[1]].i;
             if (i >= l.len) {
                 pc = x[3];
@@ -959,8 +979,8 @@ static int execute(Run *r, int64_t *outcome)
             if (amount_of(r, amount, &m) < 0 || seats(r, a, &frm) < 0) return -1;
             for (int k = 0; k < frm.len; k++) {
                 int bf;
-                if (book(r, r->arena[frm.i + k].i, &bf) < 0 || __builtin_sub_overflow(r->pay[bf], m, &r->pay[bf])
-                        || __builtin_add_overflow(r->pool, m, &r->pool))
+                if (book(r, r->arena[frm.i + k].i, &bf) < 0 || k_sub_overflow(r->pay[bf], m, &r->pay[bf])
+                        || k_add_overflow(r->pool, m, &r->pool))
                     DECLINE(r);
             }
             break;
@@ -977,7 +997,7 @@ static int execute(Run *r, int64_t *outcome)
             share = share < 0 ? 0 : share / to.len;
             for (int k = 0; k < to.len; k++) {
                 int bt;
-                if (book(r, r->arena[to.i + k].i, &bt) < 0 || __builtin_add_overflow(r->pay[bt], share, &r->pay[bt]))
+                if (book(r, r->arena[to.i + k].i, &bt) < 0 || k_add_overflow(r->pay[bt], share, &r->pay[bt]))
                     DECLINE(r);
                 r->pool -= share;
             }
@@ -1071,9 +1091,7 @@ static PyObject *program_run(KProgram *self, PyObject *const *args, Py_ssize_t n
     ok = ok && !overflow && !(r->pool == -1 && PyErr_Occurred());
     int64_t outcome = 0;
     if (ok && execute(r, &outcome) == 0 && !r->declined) {
-        PyObject *pays = PyTuple_New(r->npay);
-        for (int k = 0; pays != NULL && k < r->npay; k++)
-            PyTuple_SET_ITEM(pays, k, PyLong_FromLongLong(r->pay[k]));
+        PyObject *pays = k_tuple_i64(r->pay, r->npay);
         PyObject *sets = PyTuple_New(r->nsets);
         for (int k = 0; sets != NULL && k < r->nsets; k++) {
             PyObject *v = to_py(r, r->set_val[k]);
@@ -1109,6 +1127,13 @@ static PyObject *program_run(KProgram *self, PyObject *const *args, Py_ssize_t n
 int k_is_program(PyObject *o)
 {
     return PyObject_TypeCheck(o, &KProgram_Type);
+}
+
+int k_program_fits(PyObject *prog, int ncards, int nsuits, int nk, int truth)
+{
+    KProgram *p = (KProgram *)prog;
+    return p->ncards == ncards && p->nsuits == nsuits && p->ncontracts == nk
+           && (truth ? p->truths > 0 && p->returns == 0 : p->returns > 0 && p->truths == 0);
 }
 
 int k_program_facts(PyObject *prog, const KFacts *f, int64_t *pay, int npay, int64_t *pool, int64_t *out)
@@ -1195,7 +1220,7 @@ static int pair_val(PyObject *o, int width_of[], Val *out, const char *what)
         return -1;
     }
     i = 0;
-    if (tag == V_LIST || tag == V_FUNC || tag == V_OPAQUE) {
+    if (tag == V_LIST || tag == V_FUNC || tag == V_OPAQUE || tag == V_TUPLE) {
         PyErr_Format(PyExc_ValueError, "%s: not a constant", what);
         return -1;
     }
@@ -1266,6 +1291,8 @@ static PyObject *program_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     self->nslots = nslots;
     self->nconsts = (int)PyTuple_GET_SIZE(consts);
     self->ncontracts = ncontracts;
+    self->ncards = width_of[1];
+    self->nsuits = width_of[2];
     self->nattrs = (int)PyTuple_GET_SIZE(attrs);
     self->width = width_of[1] > width_of[2] ? width_of[1] : width_of[2];
     if (ncontracts > self->width)
@@ -1378,12 +1405,21 @@ static PyObject *program_new(PyTypeObject *type, PyObject *args, PyObject *kw)
             goto fail;
         self->code[k] = (int32_t)v;
     }
-    for (int pc = 0; pc < self->ncode;) {
+    /* every operation known, its operands in range, every jump to the start of an operation (or the end) */
+    char *start = PyMem_Calloc((size_t)self->ncode + 1, 1);
+    if (start == NULL) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    start[self->ncode] = 1;
+    int bad_at = -1;
+    for (int pc = 0; pc < self->ncode && bad_at < 0;) {
         int op = self->code[pc];
         if (op < 0 || op >= OP_COUNT || pc + OPERANDS[op] >= self->ncode) {
-            PyErr_Format(PyExc_ValueError, "the code: a bad operation at %d", pc);
-            goto fail;
+            bad_at = pc;
+            break;
         }
+        start[pc] = 1;
         const int32_t *x = &self->code[pc + 1];
         int bad = 0;
         switch (op) {
@@ -1392,20 +1428,39 @@ static PyObject *program_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         case OP_STATE: case OP_ENV: case OP_FUNC: bad = x[0] < 0 || x[0] >= nnames; break;
         case OP_STATE2: bad = x[0] < 0 || x[0] >= nnames || x[1] < 0 || x[1] >= nnames; break;
         case OP_CALLF: case OP_LIST: bad = x[0] < 0 || x[0] > VM_STACK; break;
-        case OP_BI: bad = x[0] < 0 || x[0] >= B_NUMBER || x[1] < 0 || x[1] > VM_STACK
-                          || (x[0] == B_PY && x[1] != 1) || ((x[0] >= B_SUM && x[0] != B_PY) && x[1] < 1); break;
+        case OP_BI: bad = x[0] < 0 || x[0] >= B_NUMBER || x[1] < ARITY[x[0]][0] || x[1] > ARITY[x[0]][1]; break;
         case OP_ATTR: bad = x[0] < 0 || x[0] >= self->nattrs; break;
         case OP_CMP: bad = x[0] < 0 || x[0] >= C_COUNT; break;
         case OP_SET: bad = x[0] < 0; break;
         case OP_JUMP: case OP_JF: case OP_JF_KEEP: case OP_JT_KEEP: bad = x[0] < 0 || x[0] > self->ncode; break;
         case OP_ITER: bad = x[0] < 0 || x[0] >= nslots || x[1] < 0 || x[1] >= nslots || x[2] < 0 || x[2] >= nslots
                             || x[3] < 0 || x[3] > self->ncode; break;
+        case OP_RETURN: self->returns++; break;
+        case OP_TRUTH: self->truths++; break;
         }
         if (bad) {
+            PyMem_Free(start);
             PyErr_Format(PyExc_ValueError, "the code: an operand out of range at %d", pc);
             goto fail;
         }
         pc += 1 + OPERANDS[op];
+    }
+    for (int pc = 0; pc < self->ncode && bad_at < 0; pc += 1 + OPERANDS[self->code[pc]]) {
+        int op = self->code[pc], target = -1;
+        if (op == OP_JUMP || op == OP_JF || op == OP_JF_KEEP || op == OP_JT_KEEP)
+            target = self->code[pc + 1];
+        else if (op == OP_ITER)
+            target = self->code[pc + 4];
+        if (target >= 0 && !start[target]) {
+            PyMem_Free(start);
+            PyErr_Format(PyExc_ValueError, "the code: a jump into an operation at %d", pc);
+            goto fail;
+        }
+    }
+    PyMem_Free(start);
+    if (bad_at >= 0) {
+        PyErr_Format(PyExc_ValueError, "the code: a bad operation at %d", bad_at);
+        goto fail;
     }
     return (PyObject *)self;
 fail:
