@@ -1,14 +1,14 @@
-"""Whole random deals in the kernel (`_ckernel.Deals`, kernel/src/deals.c): the loop of `bench.run` — a seed
-drawn, the deal dealt, `random_playout`, the settlement — with the same random numbers, so every deal ends as
-the engine would end it.
+"""Whole random deals in the kernel (`_ckernel.Deals`, kernel/src/deals.c): the loop of `bench.run` — a seed drawn,
+the deal dealt, `random_playout`, the settlement — with the same random numbers, so every deal ends as the engine
+would end it.
 
 `deals(rules)` lowers a ruleset into the machine's tables once: the deal as a permutation of the shuffled pack
-(checked), the ante per dealer, the auction as the tree of legal lists this module explores with the engine
-(only where its rules read nothing but the seats, and the same tree from two deals of other cards), each
-contract's trump, exchange limits, claim and play tables, the settlement programs (`ruleset/machine.py`,
-reading only what the machine knows of a deal). A ruleset with a mechanic the machine does not play gets None and `why_not` says which; bench then
-plays it in Python. `play` runs the machine and plays in Python each deal it hands back (a claim to decide,
-a settlement it declines), from the same random numbers. `tests/test_whole.py` checks that every deal comes
+(checked), the ante per dealer, the auction as the tree of legal lists this module explores with the engine (only
+where its rules read nothing but the seats, and the same tree from two deals of other cards), each contract's
+trump, exchange limits, claim and play tables, the settlement programs (`ruleset/machine.py`, reading only what the
+machine knows of a deal). A ruleset with a mechanic the machine does not play gets None and `why_not` says which;
+bench then plays it in Python. `play` runs the machine and plays in Python each deal it hands back (a claim to
+decide, a settlement it declines), from the same random numbers. `tests/test_whole.py` checks that every deal comes
 out as the engine's."""
 from __future__ import annotations
 
