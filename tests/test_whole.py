@@ -137,16 +137,21 @@ def test_a_pool_beyond_the_machines_reach_is_played_by_the_engine():
     (14, (1,) * 20, TypeError, "tables must be Tables of the deck, or None"),
 ])
 def test_malformed_tables_are_refused(at, value, error, message, monkeypatch):
-    rules = load("ombre")
-    got = {}
-    real = kernel.deals
-    monkeypatch.setattr(kernel, "deals", lambda *a: got.setdefault("args", a) and real(*a))
-    monkeypatch.setattr(whole, "_MACHINES", type(whole._MACHINES)())
-    assert whole.deals(rules) is not None
-    args = list(got["args"])
+    args = _lowered_args(monkeypatch, load("ombre"))
     args[at] = value
     with pytest.raises(error, match=message):
-        real(*args)
+        kernel.deals(*args)
+
+
+def _lowered_args(monkeypatch, rules) -> list:
+    """The arguments `engine/whole.py` gives the kernel's Deals for the ruleset (each test breaks one)."""
+    got = {}
+    real = kernel.deals
+    with monkeypatch.context() as m:
+        m.setattr(kernel, "deals", lambda *a: got.setdefault("args", a) and real(*a))
+        m.setattr(whole, "_MACHINES", type(whole._MACHINES)())
+        assert whole.deals(rules) is not None
+    return list(got["args"])
 
 
 @built
@@ -164,18 +169,13 @@ def test_a_bad_run_is_refused():
 
 @built
 def test_programs_of_another_deck_are_refused(monkeypatch):
-    rules, other = load("ombre"), load("ombre-a-dos")
-    got = {}
-    real = kernel.deals
-    monkeypatch.setattr(kernel, "deals", lambda *a: got.setdefault("args", a) and real(*a))
-    monkeypatch.setattr(whole, "_MACHINES", type(whole._MACHINES)())
-    assert whole.deals(rules) is not None
-    args = list(got["args"])
-    theirs = whole.deals(other).settle
+    good = _lowered_args(monkeypatch, load("ombre"))
+    theirs = whole.deals(load("ombre-a-dos")).settle
+    args = list(good)
     args[16] = theirs[:1] * len(args[16])
     with pytest.raises(ValueError, match="a settlement program of another deck or contracts"):
-        real(*args)
-    args = list(got["args"])
+        kernel.deals(*args)
+    args = list(good)
     args[17] = tuple(args[16][:1]) + args[17][1:]  # a settlement where a claim's condition stands
     with pytest.raises(ValueError, match="a claim program of another deck or contracts, or not a condition"):
-        real(*args)
+        kernel.deals(*args)
