@@ -201,8 +201,8 @@ def _lower(rules: Ruleset) -> Any:
     orders: list[int] = []
     rings: list[int] = []
     tn = rules.active
-    for d in range(n):
-        s = State(rules, seed=_SEEDS[0], dealer=d)
+    dealt = [State(rules, seed=_SEEDS[0], dealer=d) for d in range(n)]  # a deal per dealer, as it opens
+    for d, s in enumerate(dealt):
         ante_pay += s.payments
         ante_pool.append(s.pool)
         for seat in range(n):
@@ -215,7 +215,7 @@ def _lower(rules: Ruleset) -> Any:
         for d in range(n):
             for decl in range(n):
                 if c.index in begun and decl not in rules.sitters[d]:
-                    s = State(rules, seed=_SEEDS[0], dealer=d)
+                    s = dealt[d].clone()
                     s.declarer, s.contract = decl, c
                     first.append(s._seat_in_play(c.play.first_leader))
                 else:

@@ -474,6 +474,13 @@ class _Translator:
                               (defenders,), _env)
 
 
+def _block(fn: Any, rules: Any) -> _Translator:
+    """A settlement block translated (Untranslatable where it cannot be)."""
+    t = _Translator(fn, rules)
+    t.function(fn.tree)
+    return t
+
+
 def on_facts(t: _Translator) -> bool:
     """Whether a translated program reads only what a deal the kernel plays whole has (`STATE_FIELDS`,
     `ENV_FIELDS`, the functions of `SEAT_READS`), and sets nothing for the next deal."""
@@ -497,8 +504,7 @@ def facts_program(fn: Any, rules: Any, expr: bool = False) -> Any:
             t.expr(lam.body)
             t.emit("TRUTH")
         else:
-            t = _Translator(fn, rules)
-            t.function(fn.tree)
+            t = _block(fn, rules)
         return t.program() if on_facts(t) else None
     except Untranslatable:
         return None
@@ -521,9 +527,7 @@ def program(fn: Any, rules: Any) -> Any:
     prog = fn.__dict__.get("_machine")
     if prog is None:
         try:
-            t = _Translator(fn, rules)
-            t.function(fn.tree)
-            prog = t.program()
+            prog = _block(fn, rules).program()
         except Untranslatable:
             prog = _NONE
         fn.__dict__["_machine"] = prog
@@ -533,9 +537,7 @@ def program(fn: Any, rules: Any) -> Any:
 def why_not(fn: Any, rules: Any) -> str:
     """Why a block stays in Python ("" when the machine runs it): for tests and diagnostics."""
     try:
-        t = _Translator(fn, rules)
-        t.function(fn.tree)
-        t.program()
+        _block(fn, rules).program()
     except Untranslatable as ex:
         return str(ex)
     return ""

@@ -338,7 +338,6 @@ typedef struct {
     int32_t history[MAX_HISTORY];
     int nh;
     int64_t pay[K_MAXSEATS];
-    mask_t drawn[K_MAXSEATS];
 } Deal;
 
 enum { DONE_OK = 0, HAND_BACK = 1, FAILED = -1 };
@@ -401,9 +400,7 @@ static int exchange(KDeals *D, Deal *d, MT *g, const int32_t *k)
             if (hist(d, D->a_draw) < 0)
                 return HAND_BACK;
             for (int j = 0; j < count; j++) {
-                mask_t bit = (mask_t)1 << d->talon[d->ttop++];
-                d->f.hands[seat] |= bit;
-                d->drawn[seat] |= bit;
+                d->f.hands[seat] |= (mask_t)1 << d->talon[d->ttop++];
             }
         } else if (cede) {  /* he cedes: he comes after the next exchanger, who is then the first defender */
             if (hist(d, D->a_cede) < 0)
@@ -549,7 +546,6 @@ static int play_deal(KDeals *D, Deal *d, MT *g, long long seed, int dealer, int6
     int c = t[2];
     d->f.declarer = t[1];
     d->f.contract = c;
-    d->f.order = (const int8_t *)NULL;
     int8_t ord[K_MAXSEATS];
     for (int j = 0; j < D->tn; j++)
         ord[j] = (int8_t)D->orders[(dealer * n + d->f.declarer) * D->tn + j];

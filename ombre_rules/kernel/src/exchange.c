@@ -46,25 +46,11 @@ PyObject *k_random_discards(PyObject *self, PyObject *const *args, Py_ssize_t na
     for (;;) {
         Py_ssize_t held = k < hi ? PyList_GET_SIZE(cards) : 0;
         int draw = k >= lo;
-        double count = (double)(held + draw + cede);
-        PyObject *r = PyObject_CallNoArgs(rand);
-        if (r == NULL) {
+        int i;
+        if (k_rand_index(rand, (int)held + draw + cede, &i) < 0) {
             rc = -1;
             break;
         }
-        double x = PyFloat_AsDouble(r);
-        Py_DECREF(r);
-        if (x == -1.0 && PyErr_Occurred()) {
-            rc = -1;
-            break;
-        }
-        double y = x * count;
-        if (!(y >= 0.0 && (y < count || count == 0.0))) {
-            PyErr_SetString(PyExc_ValueError, "rand() must give floats in [0, 1)");
-            rc = -1;
-            break;
-        }
-        Py_ssize_t i = (Py_ssize_t)y;
         if (i >= held) {
             drew = i == held && draw;
             break;

@@ -133,6 +133,8 @@ static inline int k_nth(mask_t m, int k)
 int k_mask(PyObject *o, mask_t full, mask_t *out, const char *what);
 int k_int(PyObject *o, long lo, long hi, long *out, const char *what);
 PyObject *k_card(int c);  /* a new reference to the Python int c */
+/* int(rand() * n), the place a random pick takes in a list of n (0 for none), refused outside [0, n) */
+int k_rand_index(PyObject *rand, int n, int *out);
 PyObject *k_tuple_i64(const int64_t *xs, Py_ssize_t n);  /* a new tuple of the n numbers (NULL: an error) */
 
 PyObject *k_random_tricks(PyObject *self, PyObject *const *args, Py_ssize_t nargs);

@@ -47,6 +47,24 @@ PyObject *k_card(int c)
     return PyLong_FromLong(c);
 }
 
+int k_rand_index(PyObject *rand, int n, int *out)
+{
+    PyObject *r = PyObject_CallNoArgs(rand);
+    if (r == NULL)
+        return -1;
+    double x = PyFloat_AsDouble(r);
+    Py_DECREF(r);
+    if (x == -1.0 && PyErr_Occurred())
+        return -1;
+    double y = x * (double)n;
+    if (!(y >= 0.0 && (y < (double)n || n == 0))) {
+        PyErr_SetString(PyExc_ValueError, "rand() must give floats in [0, 1)");
+        return -1;
+    }
+    *out = (int)y;
+    return 0;
+}
+
 PyObject *k_tuple_i64(const int64_t *xs, Py_ssize_t n)
 {
     PyObject *t = PyTuple_New(n);

@@ -4,25 +4,6 @@
  * sorted hands, the history, the trick log) are changed as that loop changes them. */
 #include "kernel.h"
 
-/* int(rand() * n) for a legal list of n cards, refused outside [0, n) */
-static int rand_index(PyObject *rand, int n, int *out)
-{
-    PyObject *r = PyObject_CallNoArgs(rand);
-    if (r == NULL)
-        return -1;
-    double x = PyFloat_AsDouble(r);
-    Py_DECREF(r);
-    if (x == -1.0 && PyErr_Occurred())
-        return -1;
-    double y = x * (double)n;
-    if (!(y >= 0.0 && y < (double)n)) {
-        PyErr_SetString(PyExc_ValueError, "rand() must give floats in [0, 1)");
-        return -1;
-    }
-    *out = (int)y;
-    return 0;
-}
-
 /* remove card c, the i-th of the sorted list `hl`, from it */
 static int take(PyObject *hl, Py_ssize_t i, int c)
 {
@@ -126,7 +107,7 @@ PyObject *k_random_tricks(PyObject *self, PyObject *const *args, Py_ssize_t narg
             rc = -1;
             break;
         }
-        if (rand_index(rand, k_popcount(hand), &i) < 0) {
+        if (k_rand_index(rand, k_popcount(hand), &i) < 0) {
             rc = -1;
             break;
         }
@@ -150,7 +131,7 @@ PyObject *k_random_tricks(PyObject *self, PyObject *const *args, Py_ssize_t narg
                 rc = -1;
                 break;
             }
-            if (rand_index(rand, k_popcount(m), &i) < 0) {
+            if (k_rand_index(rand, k_popcount(m), &i) < 0) {
                 rc = -1;
                 break;
             }

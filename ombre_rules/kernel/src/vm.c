@@ -444,17 +444,8 @@ static int call_env(Run *r, int f, Val *args, int n, Val *out)
                     rc = from_py(r, x, out, 0);
                 } else {
                     unsigned long long m = PyLong_AsUnsignedLongLong(x);
-                    PyObject *cards = PyTuple_GET_ITEM(p->objects, 0);
-                    if (!(m == (unsigned long long)-1 && PyErr_Occurred())
-                            && (PyTuple_GET_SIZE(cards) >= 64 || (m >> PyTuple_GET_SIZE(cards)) == 0)
-                            && new_list(r, k_popcount(m), out) == 0) {
-                        int k = 0;
-                        for (; m; m &= m - 1) {
-                            Val c = {V_CARD, 0, k_lowest(m)};
-                            r->arena[out->i + k++] = c;
-                        }
-                        rc = 0;
-                    }
+                    if (!(m == (unsigned long long)-1 && PyErr_Occurred()))
+                        rc = cards_of(r, (mask_t)m, out);
                     PyErr_Clear();
                 }
             }
@@ -1204,7 +1195,7 @@ static void program_dealloc(KProgram *self)
 /* a constant or an attribute value as the translator gives it: (tag, number) */
 static int pair_val(PyObject *o, int width_of[], Val *out, const char *what)
 {
-    long tag, i;
+    long tag;
     if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 2) {
         PyErr_Format(PyExc_TypeError, "%s: a (tag, number) pair", what);
         return -1;
@@ -1219,7 +1210,6 @@ static int pair_val(PyObject *o, int width_of[], Val *out, const char *what)
         PyErr_Format(PyExc_ValueError, "%s: a number of 64 bits", what);
         return -1;
     }
-    i = 0;
     if (tag == V_LIST || tag == V_FUNC || tag == V_OPAQUE || tag == V_TUPLE) {
         PyErr_Format(PyExc_ValueError, "%s: not a constant", what);
         return -1;
@@ -1228,7 +1218,6 @@ static int pair_val(PyObject *o, int width_of[], Val *out, const char *what)
         PyErr_Format(PyExc_ValueError, "%s: no such string or object", what);
         return -1;
     }
-    (void)i;
     out->tag = (int32_t)tag;
     out->len = 0;
     out->i = tag == V_BOOL ? (x != 0) : x;
