@@ -5,8 +5,7 @@ import random
 import time
 
 from . import kernel
-from .engine import DONE, State, whole
-from .engine.settle import PASSED_OUT
+from .engine import whole
 from .ruleset import Ruleset
 
 LOOPS = ("playout", "api")
@@ -33,38 +32,15 @@ def run(rules: Ruleset, deals: int, seed: int, warmup: int = 200, loop: str = "p
         dt = time.perf_counter() - t0
         return _out(rules, loop, deals, seed, dt, tally.actions, tally.contracts, tally.outcomes,
                     f"whole deals in the kernel ({back} handed back to Python)")
-    rand = rng.random  # a uniform pick as legal[int(rand() * len(legal))], cheaper than rng.choice
-    contracts: dict[str, int] = {}
-    outcomes: dict[str, int] = {}
-    actions = 0
-    pool = 0
-    carry = None  # the values carried between deals (session.carry)
-    dealer = 0
-    nxt = rules.next_seat
+    tally = whole.Tally(0, 0)
+    play = whole.engine_deal
     t0 = time.perf_counter()
     for _ in range(deals):
-        s = State(rules, seed=rng.getrandbits(32), dealer=dealer, pool=pool, session=carry)
-        if api:
-            legal = s.legal_actions
-            apply = s.apply
-            while s.phase != DONE:
-                acts = legal()
-                apply(acts[int(rand() * len(acts))])
-        else:
-            s.random_playout(rand)
-        actions += len(s.history)
-        res = s.res  # the result as _finish kept it (State.result adds the account, not needed here)
-        assert res is not None  # played to its end
-        c = res.contract or PASSED_OUT
-        contracts[c] = contracts.get(c, 0) + 1
-        outcomes[res.outcome] = outcomes.get(res.outcome, 0) + 1
-        pool = res.pool_after
-        carry = s.carry_after
-        dealer = nxt[dealer]
+        play(rules, rng.getrandbits(32), rng, tally, api)
     dt = time.perf_counter() - t0
     how = "the engine" + (f" (whole deals in the kernel: no, {whole.why_not(rules)})" if not api and kernel.ON
                           else "")
-    return _out(rules, loop, deals, seed, dt, actions, contracts, outcomes, how)
+    return _out(rules, loop, deals, seed, dt, tally.actions, tally.contracts, tally.outcomes, how)
 
 
 def _out(rules: Ruleset, loop: str, deals: int, seed: int, dt: float, actions: int, contracts: dict[str, int],

@@ -269,7 +269,8 @@ def why_not(rules: Ruleset) -> str:
 
 
 class Tally:
-    """What a run of deals gives `bench.run`: deals by contract and by outcome, actions, the pool and dealer."""
+    """What a run of deals gives `bench.run`: deals by contract and by outcome, actions; and what goes on from
+    deal to deal: the dealer, the pool, the values carried (`session.carry`)."""
 
     def __init__(self, dealer: int, pool: int) -> None:
         self.contracts: dict[str, int] = {}
@@ -277,6 +278,7 @@ class Tally:
         self.actions = 0
         self.dealer = dealer
         self.pool = pool
+        self.carry: tuple[Any, ...] | None = None
 
     def add_contract(self, name: str, n: int = 1) -> None:
         self.contracts[name] = self.contracts.get(name, 0) + n
@@ -325,18 +327,37 @@ def play(rules: Ruleset, machine: Any, deals: int, rng: random.Random, tally: Ta
     return back
 
 
-def _engine_deal(rules: Ruleset, seed: int, rng: random.Random, tally: Tally, rows: list[Any] | None,
-                 python: Callable[[State], None] | None) -> None:
-    """One deal of `bench.run`'s loop played by the engine, its seed drawn."""
-    s = State(rules, seed=seed, dealer=tally.dealer, pool=tally.pool)
-    s.random_playout(rng.random)
-    res = s.res
+def engine_deal(rules: Ruleset, seed: int, rng: random.Random, tally: Tally, api: bool = False) -> State:
+    """One deal of `bench.run`'s loop played by the engine, its seed drawn: with `random_playout`, or (`api`)
+    the public loop `legal_actions`/`apply`, which takes the same actions; counted into `tally`."""
+    s = State(rules, seed=seed, dealer=tally.dealer, pool=tally.pool, session=tally.carry)
+    rand = rng.random  # a uniform pick as legal[int(rand() * len(legal))], cheaper than rng.choice
+    if api:
+        legal, apply = s.legal_actions, s.apply
+        while s.phase != DONE:
+            acts = legal()
+            apply(acts[int(rand() * len(acts))])
+    else:
+        s.random_playout(rand)
+    res = s.res  # the result as _finish kept it (State.result adds the account, not needed here)
     assert res is not None  # played to its end
-    tally.add_contract(res.contract or PASSED_OUT)
-    tally.add_outcome(res.outcome)
+    counts, name = tally.contracts, res.contract or PASSED_OUT
+    counts[name] = counts.get(name, 0) + 1
+    counts, name = tally.outcomes, res.outcome
+    counts[name] = counts.get(name, 0) + 1
     tally.actions += len(s.history)
     tally.pool = res.pool_after
+    tally.carry = s.carry_after
     tally.dealer = rules.next_seat[tally.dealer]
+    return s
+
+
+def _engine_deal(rules: Ruleset, seed: int, rng: random.Random, tally: Tally, rows: list[Any] | None,
+                 python: Callable[[State], None] | None) -> None:
+    """A deal the machine does not play, played by the engine (and kept in `rows`, told to `python`)."""
+    s = engine_deal(rules, seed, rng, tally)
+    res = s.res
+    assert res is not None  # played to its end
     if rows is not None:
         rows.append((tuple(s.history), res.payments, res.pool_after))
     if python is not None:
